@@ -1,0 +1,10 @@
+/* libgpujpeg: GPU image codecs for CUDA and OpenCL. The whole public API. */
+#ifndef GPUJPEG_GPUJPEG_H
+#define GPUJPEG_GPUJPEG_H
+
+#include "gpujpeg/common.h"
+#include "gpujpeg/frame.h"
+#include "gpujpeg/device.h"
+#include "gpujpeg/jpeg.h"
+
+#endif /* GPUJPEG_GPUJPEG_H */

@@ -1,0 +1,87 @@
+/*
+ * libgpujpeg: JPEG decoding on the GPU.
+ *
+ * Typical use:
+ *     gj_jpeg_decoder *dec;
+ *     gj_jpeg_decoder_create(&dec, dev);
+ *     gj_frame out = { .format = GJ_PIX_FMT_RGB24, .memory = GJ_MEMORY_HOST };
+ *     gj_jpeg_decode(dec, data, size, &out);   // allocates out's planes
+ *     ...
+ *     gj_frame_unref(&out);
+ *     gj_jpeg_decoder_free(&dec);
+ */
+#ifndef GPUJPEG_JPEG_H
+#define GPUJPEG_JPEG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpujpeg/device.h"
+#include "gpujpeg/frame.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The colour space of the coded components (T.81 + JFIF + Adobe APP14 rules, as libjpeg). */
+enum gj_jpeg_color_space {
+    GJ_JPEG_CS_GRAY,
+    GJ_JPEG_CS_YCBCR,
+    GJ_JPEG_CS_RGB,
+    GJ_JPEG_CS_CMYK,
+    GJ_JPEG_CS_YCCK,
+};
+
+typedef struct gj_jpeg_info {
+    int width;
+    int height;
+    int num_components;
+    enum gj_jpeg_color_space color_space;
+    int h_samp[4];
+    int v_samp[4];
+    int restart_interval;     /* of the first scan, in MCUs (0: none) */
+    int num_scans;
+    /* The planar format the picture decodes to without conversion, or
+     * GJ_PIX_FMT_NONE when the sampling has no such format. */
+    enum gj_pixel_format native_format;
+} gj_jpeg_info;
+
+/*
+ * Parses the headers up to the first scan; no GPU work. Returns
+ * GJ_ERROR_UNSUPPORTED (message logged) for progressive, lossless,
+ * arithmetic-coded, 12-bit and hierarchical files.
+ */
+GJ_API int gj_jpeg_read_info(const uint8_t *data, size_t size, gj_jpeg_info *info);
+
+typedef struct gj_jpeg_decoder gj_jpeg_decoder;
+
+/* A decoder keeps its GPU buffers between calls: reuse it for every frame of a stream. */
+GJ_API int gj_jpeg_decoder_create(gj_jpeg_decoder **dec, gj_device *dev);
+GJ_API void gj_jpeg_decoder_free(gj_jpeg_decoder **dec);
+
+/*
+ * Decodes one JPEG into out.
+ *   out->format: GJ_PIX_FMT_NONE for the native planar format, or rgb24, rgba,
+ *                bgra, gray8 (luma / gray only) or a planar format equal to the native one.
+ *   out->memory: GJ_MEMORY_HOST, or the decoder device's memory type to keep the
+ *                picture on the GPU.
+ *   If out->data[0] is NULL the planes are allocated (free with gj_frame_unref());
+ *   otherwise they must be large enough for the picture.
+ * Corrupt or truncated entropy data is concealed as libjpeg-turbo does; a warning is
+ * logged and out->decode_error_flags is set. Returns 0 or a negative error code.
+ */
+GJ_API int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
+
+/*
+ * Decodes n JPEGs; outs[i] follows the rules of gj_jpeg_decode(). Work for
+ * different images overlaps on the device. Returns 0 if all succeeded, else the
+ * first error; results[i] (may be NULL) receives each image's own return code.
+ */
+GJ_API int gj_jpeg_decode_batch(gj_jpeg_decoder *dec, const uint8_t *const *data,
+                         const size_t *sizes, int n, gj_frame *outs, int *results);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUJPEG_JPEG_H */

@@ -1,0 +1,112 @@
+/*
+ * The backend layer: one small table of operations per GPU API.
+ *
+ * Codec code calls only these operations; only device/cuda.c knows CUDA and only
+ * device/opencl.c knows OpenCL. All operations are queued in order on the
+ * device's one stream/queue; upload/download/fill are asynchronous with respect
+ * to the host except where noted, so host memory passed to them must stay valid
+ * until gj_dev_finish().
+ */
+#ifndef GJ_DEVICE_DEVICE_H
+#define GJ_DEVICE_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpujpeg/device.h"
+
+/* Device memory: a CUdeviceptr or a cl_mem, plus its size. */
+typedef struct gj_buffer {
+    uintptr_t handle;
+    size_t size;
+} gj_buffer;
+
+/* One kernel argument. Buffers go by handle; offsets into them are u64 arguments. */
+enum gj_karg_type {
+    GJ_KARG_BUF,
+    GJ_KARG_U32,
+    GJ_KARG_I32,
+    GJ_KARG_U64,
+};
+
+typedef struct gj_karg {
+    enum gj_karg_type type;
+    union {
+        uintptr_t buf;        /* gj_buffer.handle */
+        uint32_t u32;
+        int32_t i32;
+        uint64_t u64;
+    } v;
+} gj_karg;
+
+#define GJ_ARG_BUF(b) ((gj_karg){ .type = GJ_KARG_BUF, .v.buf = (b)->handle })
+#define GJ_ARG_U32(x) ((gj_karg){ .type = GJ_KARG_U32, .v.u32 = (uint32_t)(x) })
+#define GJ_ARG_I32(x) ((gj_karg){ .type = GJ_KARG_I32, .v.i32 = (int32_t)(x) })
+#define GJ_ARG_U64(x) ((gj_karg){ .type = GJ_KARG_U64, .v.u64 = (uint64_t)(x) })
+
+typedef struct gj_device_ops {
+    enum gj_backend backend;
+    enum gj_memory memory;
+
+    void (*destroy)(gj_device *dev);
+
+    /* Device memory. buffer_create of size 0 is allowed and yields a valid handle. */
+    int (*buffer_create)(gj_device *dev, size_t size, gj_buffer *buf);
+    void (*buffer_destroy)(gj_device *dev, gj_buffer *buf);
+
+    /* Page-locked host memory for fast asynchronous copies (may fall back to malloc). */
+    void *(*host_alloc)(gj_device *dev, size_t size);
+    void (*host_free)(gj_device *dev, void *ptr);
+
+    /* Queued copies. */
+    int (*upload)(gj_device *dev, const gj_buffer *dst, size_t dst_offset,
+                  const void *src, size_t size);
+    int (*download)(gj_device *dev, void *dst, const gj_buffer *src, size_t src_offset,
+                    size_t size);
+    /* Rectangular copy of `height` rows of `width_bytes` between pitched layouts. */
+    int (*download_2d)(gj_device *dev, void *dst, size_t dst_pitch,
+                       const gj_buffer *src, size_t src_offset, size_t src_pitch,
+                       size_t width_bytes, size_t height);
+    int (*fill_zero)(gj_device *dev, const gj_buffer *buf, size_t offset, size_t size);
+
+    /*
+     * Queues kernel `name` (a GJ_KERNEL of src/kernels) over `groups` work-groups
+     * of `group_size` threads, one dimension.
+     */
+    int (*launch)(gj_device *dev, const char *name, size_t groups, size_t group_size,
+                  const gj_karg *args, int nargs);
+
+    /* Blocks until everything queued so far has completed. */
+    int (*finish)(gj_device *dev);
+} gj_device_ops;
+
+struct gj_device {
+    const gj_device_ops *ops;
+    void *priv;                 /* backend state */
+    gj_device_desc desc;
+    char display_name[192];     /* "CUDA: <name>" / "OpenCL: <name> (<platform>)" */
+};
+
+/* Backend entry points (device/cuda.c, device/opencl.c). Without the backend built
+ * in, the stubs in device/device.c report 0 devices / GJ_ERROR_NODEV. */
+int gj_cuda_list(gj_device_desc *descs, int max);
+int gj_cuda_open(gj_device **dev, int ordinal);
+int gj_cuda_wrap(gj_device **dev, void *cu_context, void *cu_stream);
+
+int gj_opencl_list(gj_device_desc *descs, int max);
+int gj_opencl_open(gj_device **dev, int platform, int device);
+int gj_opencl_wrap(gj_device **dev, void *context, void *device_id, void *queue);
+
+/* Shorthands for codec code. */
+static inline int gj_dev_launch(gj_device *dev, const char *name, size_t groups,
+                                size_t group_size, const gj_karg *args, int nargs)
+{
+    return dev->ops->launch(dev, name, groups, group_size, args, nargs);
+}
+
+static inline int gj_dev_finish(gj_device *dev)
+{
+    return dev->ops->finish(dev);
+}
+
+#endif /* GJ_DEVICE_DEVICE_H */

@@ -1,0 +1,168 @@
+/* Unstuffing and segmentation of entropy-coded data (T.81 B.1.1.5, F.1.2.3). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jpeg/entropy_segments.h"
+#include "log.h"
+
+static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
+{
+    void *n;
+    size_t c = *cap ? *cap : 16;
+
+    if (need <= *cap)
+        return 0;
+    while (c < need)
+        c *= 2;
+    if (c > UINT32_MAX)
+        return GJ_ERROR_NOMEM;
+    n = realloc(*p, c * elem);
+    if (!n)
+        return GJ_ERROR_NOMEM;
+    *p = n;
+    *cap = (uint32_t)c;
+    return 0;
+}
+
+/* Copies the scan without its stuffed zero bytes; records where each RSTn-delimited piece starts. */
+static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32_t **piece_start,
+                   uint8_t **piece_rst, uint32_t *num_pieces)
+{
+    uint32_t cap = 0, n = 1;
+    size_t i, o = 0;
+
+    if (size > e->bytes_cap) {
+        uint8_t *b = realloc(e->bytes, size);
+        if (!b)
+            return GJ_ERROR_NOMEM;
+        e->bytes = b;
+        e->bytes_cap = size;
+    }
+    if (grow((void **)piece_start, &cap, 16, sizeof(**piece_start)) < 0)
+        return GJ_ERROR_NOMEM;
+    *piece_rst = realloc(*piece_rst, cap);
+    if (!*piece_rst)
+        return GJ_ERROR_NOMEM;
+    (*piece_start)[0] = 0;
+    for (i = 0; i < size; i++) {
+        const uint8_t *ff;
+        size_t run;
+
+        /* Bulk-copy up to the next 0xFF. */
+        ff = memchr(src + i, 0xFF, size - i);
+        run = ff ? (size_t)(ff - (src + i)) : size - i;
+        memcpy(e->bytes + o, src + i, run);
+        o += run;
+        i += run;
+        if (i >= size || i + 1 >= size)
+            break;
+        if (src[i + 1] == 0x00) {
+            e->bytes[o++] = 0xFF;
+        } else {    /* RSTn: a new piece starts here */
+            uint32_t old = cap;
+            if (grow((void **)piece_start, &cap, n + 1, sizeof(**piece_start)) < 0)
+                return GJ_ERROR_NOMEM;
+            if (cap != old && !(*piece_rst = realloc(*piece_rst, cap)))
+                return GJ_ERROR_NOMEM;
+            (*piece_rst)[n] = src[i + 1] & 7;
+            (*piece_start)[n++] = (uint32_t)o;
+        }
+        i++;
+    }
+    e->num_bytes = o;
+    *num_pieces = n;
+    return 0;
+}
+
+/* Segment k expects to be preceded by RST((k-1) mod 8); a different number means
+ * segments were lost in between (libjpeg's resynchronisation does the same guess). */
+static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
+                        const uint32_t *piece_start, const uint8_t *piece_rst, uint32_t num_pieces)
+{
+    uint32_t interval = scan->restart_interval ? (uint32_t)scan->restart_interval : total_mcus;
+    uint32_t nseg = interval ? (total_mcus + interval - 1) / interval : 0, k, p, seg = 0;
+
+    if (grow((void **)&e->segments, &e->segments_cap, nseg ? nseg : 1, sizeof(*e->segments)) < 0)
+        return GJ_ERROR_NOMEM;
+    memset(e->segments, 0, sizeof(*e->segments) * (nseg ? nseg : 1));
+    for (k = 0; k < nseg; k++) {
+        e->segments[k].first_mcu = k * interval;
+        e->segments[k].mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
+    }
+    if (!scan->restart_interval && num_pieces > 1) {
+        gj_log(GJ_LOG_WARNING, "corrupt JPEG data: RST marker in a scan without restart interval; "
+               "the data after it is ignored");
+        e->damaged = 1;
+        num_pieces = 1;
+    }
+    for (p = 0; p < num_pieces && seg < nseg; p++) {
+        uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)e->num_bytes;
+        if (p > 0) {
+            uint32_t skip = (piece_rst[p] - (seg - 1)) & 7;
+            if (skip) {
+                e->damaged = 1;
+                seg += skip;
+                if (seg >= nseg)
+                    break;
+            }
+        }
+        e->segments[seg].bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
+        e->segments[seg].bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
+        e->segments[seg].bit_count = (end - piece_start[p]) * 8;
+        seg++;
+    }
+    if (num_pieces < nseg || seg < nseg)
+        e->damaged = 1;
+    e->num_segments = nseg;
+    return 0;
+}
+
+static int split_chunks(gj_entropy_layout *e, uint32_t chunk_bits)
+{
+    uint32_t k, n = 0, i;
+
+    e->max_chunks_per_segment = 0;
+    for (k = 0; k < e->num_segments; k++) {
+        gj_segment *s = &e->segments[k];
+        uint32_t c = s->bit_count ? (s->bit_count + chunk_bits - 1) / chunk_bits : 1;
+        s->first_chunk = n;
+        s->num_chunks = c;
+        if (c > e->max_chunks_per_segment)
+            e->max_chunks_per_segment = c;
+        if (grow((void **)&e->chunk_segment, &e->chunks_cap, (size_t)n + c, sizeof(*e->chunk_segment)) < 0)
+            return GJ_ERROR_NOMEM;
+        for (i = 0; i < c; i++)
+            e->chunk_segment[n + i] = k;
+        n += c;
+    }
+    e->num_chunks = n;
+    return 0;
+}
+
+int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
+                           uint32_t total_mcus, uint32_t chunk_bits)
+{
+    uint32_t *piece_start = NULL, num_pieces = 0;
+    uint8_t *piece_rst = NULL;
+    int ret;
+
+    e->damaged = scan->truncated;
+    ret = unstuff(e, data + scan->data_offset, scan->data_size, &piece_start, &piece_rst, &num_pieces);
+    if (ret >= 0)
+        ret = place_pieces(e, scan, total_mcus, piece_start, piece_rst, num_pieces);
+    if (ret >= 0)
+        ret = split_chunks(e, chunk_bits);
+    free(piece_start);
+    free(piece_rst);
+    if (ret < 0)
+        return gj_fail(ret, "out of memory laying out a scan of %zu bytes", scan->data_size);
+    return 0;
+}
+
+void gj_entropy_layout_free(gj_entropy_layout *e)
+{
+    free(e->bytes);
+    free(e->segments);
+    free(e->chunk_segment);
+    memset(e, 0, sizeof(*e));
+}

@@ -1,0 +1,34 @@
+/*
+ * Host side of entropy decoding: removes byte stuffing from a scan, splits it at
+ * its restart markers into segments and each segment into fixed-size chunks.
+ */
+#ifndef GJ_JPEG_ENTROPY_SEGMENTS_H
+#define GJ_JPEG_ENTROPY_SEGMENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jpeg/markers.h"
+#include "kernels/jpeg_params.h"
+
+typedef struct gj_entropy_layout {
+    uint8_t *bytes;             /* unstuffed data of every segment, back to back */
+    size_t num_bytes, bytes_cap;
+    gj_segment *segments;
+    uint32_t num_segments, segments_cap;
+    uint32_t *chunk_segment;    /* chunk -> its segment */
+    uint32_t num_chunks, chunks_cap;
+    uint32_t max_chunks_per_segment;
+    int damaged;                /* markers missing or out of order, or data cut short */
+} gj_entropy_layout;
+
+/*
+ * Lays out `scan` of the file at `data` (total_mcus MCUs) with chunks of
+ * chunk_bits bits. Reuses the layout's arrays between calls.
+ */
+int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
+                           uint32_t total_mcus, uint32_t chunk_bits);
+
+void gj_entropy_layout_free(gj_entropy_layout *e);
+
+#endif /* GJ_JPEG_ENTROPY_SEGMENTS_H */

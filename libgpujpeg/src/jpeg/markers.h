@@ -1,0 +1,74 @@
+/*
+ * JPEG marker reader: parses a JPEG file (T.81 Annex B) on the CPU into the frame,
+ * component, table and scan descriptions the GPU pipeline needs. No GPU work.
+ */
+#ifndef GJ_JPEG_MARKERS_H
+#define GJ_JPEG_MARKERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpujpeg/jpeg.h"
+
+#define GJ_JPEG_MAX_COMPONENTS 4
+/* Sequential JPEG codes every component in exactly one scan. */
+#define GJ_JPEG_MAX_SCANS GJ_JPEG_MAX_COMPONENTS
+/* T.81 B.2.3: at most 10 blocks in an interleaved MCU. */
+#define GJ_JPEG_MAX_BLOCKS_IN_MCU 10
+
+typedef struct gj_huffman_spec {
+    uint8_t bits[17];      /* bits[l]: number of codes of length l (1..16) */
+    uint8_t values[256];
+    int count;             /* sum of bits[] */
+} gj_huffman_spec;
+
+typedef struct gj_jpeg_component {
+    int id;
+    int h, v;               /* sampling factors */
+    int quant_index;        /* Tq */
+    uint16_t quant[64];     /* table latched at the component's scan, natural order */
+    int quant_latched;
+    int width, height;      /* downsampled size in samples: ceil(W * h / hmax) */
+    int blocks_w, blocks_h; /* coded blocks: MCU-padded grid (mcus_x * h, mcus_y * v) */
+    int scanned;            /* coded by some scan */
+} gj_jpeg_component;
+
+typedef struct gj_jpeg_scan {
+    int num_components;
+    int comp[GJ_JPEG_MAX_COMPONENTS];       /* indices into the frame's components */
+    gj_huffman_spec dc[GJ_JPEG_MAX_COMPONENTS];
+    gj_huffman_spec ac[GJ_JPEG_MAX_COMPONENTS];
+    int restart_interval;   /* DRI in effect at this scan (MCUs), 0 = none */
+    size_t data_offset;     /* entropy-coded segment: stuffed bytes and RSTn markers */
+    size_t data_size;
+    int truncated;          /* the file ended inside this scan */
+    /* MCU geometry of this scan (T.81 A.2): non-interleaved scans use single blocks. */
+    int mcus_x, mcus_y;
+    int blocks_in_mcu;
+} gj_jpeg_scan;
+
+typedef struct gj_jpeg_stream {
+    int width, height;
+    int num_components;
+    gj_jpeg_component comp[GJ_JPEG_MAX_COMPONENTS];
+    int hmax, vmax;
+    int mcus_x, mcus_y;     /* interleaved MCU grid of the frame */
+    enum gj_jpeg_color_space color_space;
+    int saw_jfif, saw_adobe, adobe_transform;
+    int num_scans;
+    gj_jpeg_scan scans[GJ_JPEG_MAX_SCANS];
+    int saw_eoi;
+    int warnings;           /* count of recoverable problems found while parsing */
+} gj_jpeg_stream;
+
+/*
+ * Parses the whole file. With headers_only the parse stops at the first SOS (scan
+ * data not located). Logs and returns GJ_ERROR_INVALIDDATA / GJ_ERROR_UNSUPPORTED
+ * with a message naming the marker and the problem.
+ */
+int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s);
+
+/* The native planar format of the stream's sampling, or GJ_PIX_FMT_NONE. */
+enum gj_pixel_format gj_jpeg_native_format(const gj_jpeg_stream *s);
+
+#endif /* GJ_JPEG_MARKERS_H */

@@ -1,0 +1,90 @@
+/*
+ * The portable kernel dialect: every kernel body in src/kernels/ (the *.h files) is written once
+ * with these macros and compiled as CUDA (kernels/cuda/kernels.cu, by nvcc) and as
+ * OpenCL C 1.2 (kernels/opencl/kernels.cl, embedded as source). Host C may include
+ * the *_params.h headers too: they use only the fixed-size types below.
+ *
+ * Rules for kernel code:
+ *  - local (shared) arrays are declared at kernel scope (OpenCL requires it) and
+ *    passed to helpers as GJ_LOCAL pointers;
+ *  - helpers are GJ_FUNC, pointer arguments carry GJ_GLOBAL/GJ_LOCAL/GJ_CONST;
+ *  - 1-D launches only: gj_group_id(), gj_local_id(), gj_group_size();
+ *  - integer arithmetic wraps: use unsigned types where an overflow is possible on
+ *    hostile input, so both compilers agree bit for bit.
+ */
+#ifndef GJ_KERNELS_COMMON_H
+#define GJ_KERNELS_COMMON_H
+
+#if defined(__CUDACC__)
+/* ---------------------------------------------------------------- CUDA */
+#define GJ_KERNEL extern "C" __global__ void
+#define GJ_FUNC static __device__ __forceinline__
+#define GJ_GLOBAL
+#define GJ_LOCAL
+#define GJ_LOCAL_DECL __shared__
+#define GJ_CONST const
+#define GJ_CONST_DATA static __device__ const
+#define GJ_RESTRICT __restrict__
+typedef unsigned char gj_u8;
+typedef signed char gj_i8;
+typedef unsigned short gj_u16;
+typedef short gj_i16;
+typedef unsigned int gj_u32;
+typedef int gj_i32;
+typedef unsigned long long gj_u64;
+typedef long long gj_i64;
+#define gj_local_id() ((gj_u32)threadIdx.x)
+#define gj_group_id() ((gj_u32)blockIdx.x)
+#define gj_group_size() ((gj_u32)blockDim.x)
+#define gj_global_id() ((gj_u64)blockIdx.x * blockDim.x + threadIdx.x)
+#define gj_barrier() __syncthreads()
+#define gj_atomic_add_u32(p, v) atomicAdd((p), (v))
+#define gj_atomic_or_u32(p, v) atomicOr((p), (v))
+#define gj_atomic_max_u32(p, v) atomicMax((p), (v))
+#define gj_min(a, b) min((a), (b))
+#define gj_max(a, b) max((a), (b))
+
+#elif defined(__OPENCL_VERSION__)
+/* ---------------------------------------------------------------- OpenCL C */
+#define GJ_KERNEL __kernel void
+#define GJ_FUNC static inline
+#define GJ_GLOBAL __global
+#define GJ_LOCAL __local
+#define GJ_LOCAL_DECL __local
+#define GJ_CONST __constant
+#define GJ_CONST_DATA __constant
+#define GJ_RESTRICT restrict
+typedef uchar gj_u8;
+typedef char gj_i8;
+typedef ushort gj_u16;
+typedef short gj_i16;
+typedef uint gj_u32;
+typedef int gj_i32;
+typedef ulong gj_u64;
+typedef long gj_i64;
+#define gj_local_id() ((gj_u32)get_local_id(0))
+#define gj_group_id() ((gj_u32)get_group_id(0))
+#define gj_group_size() ((gj_u32)get_local_size(0))
+#define gj_global_id() ((gj_u64)get_global_id(0))
+#define gj_barrier() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define gj_atomic_add_u32(p, v) atomic_add((p), (v))
+#define gj_atomic_or_u32(p, v) atomic_or((p), (v))
+#define gj_atomic_max_u32(p, v) atomic_max((p), (v))
+#define gj_min(a, b) min((a), (b))
+#define gj_max(a, b) max((a), (b))
+
+#else
+/* ---------------------------------------------------------------- host C (params headers only) */
+#include <stdint.h>
+typedef uint8_t gj_u8;
+typedef int8_t gj_i8;
+typedef uint16_t gj_u16;
+typedef int16_t gj_i16;
+typedef uint32_t gj_u32;
+typedef int32_t gj_i32;
+typedef uint64_t gj_u64;
+typedef int64_t gj_i64;
+#define GJ_CONST const
+#endif
+
+#endif /* GJ_KERNELS_COMMON_H */

@@ -1,0 +1,124 @@
+/*
+ * JPEG decoding parameters shared by the host pipeline and the kernels. Only
+ * fixed-size 32-bit fields, so host C and OpenCL C agree on the layout.
+ */
+#ifndef GJ_KERNELS_JPEG_PARAMS_H
+#define GJ_KERNELS_JPEG_PARAMS_H
+
+#include "common.h"
+
+/* Zig-zag index -> natural (row-major) index (T.81 Figure A.6). The 16 extra
+ * entries catch run lengths that overshoot index 63 in corrupt data, as
+ * libjpeg's jpeg_natural_order does. */
+#define GJ_JPEG_NATURAL_ORDER_INIT { \
+     0,  1,  8, 16,  9,  2,  3, 10, 17, 24, 32, 25, 18, 11,  4,  5, \
+    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13,  6,  7, 14, 21, 28, \
+    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, \
+    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63, \
+    63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63 }
+
+/* Huffman decoding tables of one DC or AC table, built on the host. */
+#define GJ_HUFF_LOOKUP_BITS 9
+typedef struct gj_huff_table {
+    /* lookup[peek of GJ_HUFF_LOOKUP_BITS bits] = (code length << 8) | symbol; length 0:
+     * the code is longer, use maxcode. */
+    gj_u32 lookup[1 << GJ_HUFF_LOOKUP_BITS];
+    /* Canonical decoding (T.81 F.2.2.3): maxcode[l] is the largest code of length l
+     * (-1 if none), valptr[l] the index of its first symbol minus mincode[l]. */
+    gj_i32 maxcode[18];
+    gj_i32 valoffset[18];
+    gj_u32 values[256];
+} gj_huff_table;
+
+/* One block slot of an MCU: which component and tables. */
+typedef struct gj_mcu_slot {
+    gj_u32 comp;           /* component index 0..3 */
+    gj_u32 dc_table;       /* index into the scan's table array */
+    gj_u32 ac_table;
+    gj_u32 block_x;        /* offset of this block inside the MCU, in blocks */
+    gj_u32 block_y;
+    gj_u32 mcu_bw;         /* the component's MCU size in blocks (1x1 in non-interleaved scans) */
+    gj_u32 mcu_bh;
+    gj_u32 pad;
+} gj_mcu_slot;
+
+#define GJ_MAX_SLOTS 10
+#define GJ_MAX_SCAN_TABLES 8
+
+/* Everything the entropy kernels need to know about one scan. */
+typedef struct gj_scan_params {
+    gj_u32 blocks_in_mcu;
+    gj_u32 mcus_x;                  /* MCUs per row of the scan */
+    gj_u32 total_mcus;
+    gj_u32 num_segments;
+    gj_u32 num_chunks;
+    gj_u32 chunk_bits;
+    gj_u32 pad[2];
+    gj_mcu_slot slots[GJ_MAX_SLOTS];
+    /* Where each component's coefficient blocks start (in blocks) and its row pitch in blocks. */
+    gj_u32 comp_block_offset[4];
+    gj_u32 comp_blocks_w[4];
+    gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+} gj_scan_params;
+
+/* One entropy-coded segment (a restart interval, or the whole scan): unstuffed bits. */
+typedef struct gj_segment {
+    gj_u32 bit_start_lo;       /* first bit in the unstuffed buffer (64-bit: lo/hi) */
+    gj_u32 bit_start_hi;
+    gj_u32 bit_count;          /* number of valid bits */
+    gj_u32 first_mcu;          /* MCU index of the segment's first MCU */
+    gj_u32 mcu_count;          /* MCUs the segment should hold */
+    gj_u32 first_chunk;
+    gj_u32 num_chunks;
+    gj_u32 pad;
+} gj_segment;
+
+/* Decoder state at a codeword boundary: where the next symbol starts. */
+typedef struct gj_huff_state {
+    gj_u32 bit;       /* bit position inside the segment */
+    gj_u32 slot;      /* block slot inside the MCU */
+    gj_u32 zz;        /* next zig-zag index in the block (0 = DC) */
+    gj_u32 flags;     /* GJ_STATE_* */
+} gj_huff_state;
+
+#define GJ_STATE_DONE 1u        /* the segment is complete: nothing more to decode */
+
+/* How a component reaches full resolution (libjpeg-turbo's jdsample.c choices). */
+#define GJ_UPSAMPLE_FULL 0      /* same size */
+#define GJ_UPSAMPLE_REPLICATE 1 /* integer factors fx x fy, sample replication */
+#define GJ_UPSAMPLE_H2V1 2      /* fancy (triangle) 2x horizontal */
+#define GJ_UPSAMPLE_H1V2 3      /* fancy 2x vertical */
+#define GJ_UPSAMPLE_H2V2 4      /* fancy 2x2 */
+
+/* Output pixel layouts of the colour kernel. */
+#define GJ_COLOR_OUT_RGB24 0
+#define GJ_COLOR_OUT_RGBA 1
+#define GJ_COLOR_OUT_BGRA 2
+#define GJ_COLOR_OUT_GRAY 3
+
+/* Colour spaces, same values as enum gj_jpeg_color_space. */
+#define GJ_CS_GRAY 0
+#define GJ_CS_YCBCR 1
+#define GJ_CS_RGB 2
+#define GJ_CS_CMYK 3
+#define GJ_CS_YCCK 4
+
+/* Everything the upsampling + colour conversion kernel needs. */
+typedef struct gj_color_params {
+    gj_u32 width;
+    gj_u32 height;
+    gj_u32 out_format;
+    gj_u32 color_space;
+    gj_u32 num_comps;
+    gj_u32 pad[3];
+    gj_u32 method[4];
+    gj_u32 fx[4];
+    gj_u32 fy[4];
+    gj_u32 comp_w[4];           /* downsampled size: the samples that exist */
+    gj_u32 comp_h[4];
+    gj_u32 pitch[4];            /* row pitch of the component's plane */
+    gj_u32 offset_lo[4];        /* where the plane starts in the planes buffer */
+    gj_u32 offset_hi[4];
+} gj_color_params;
+
+#endif /* GJ_KERNELS_JPEG_PARAMS_H */

@@ -1,0 +1,94 @@
+/*
+ * Segmented exclusive prefix sums over per-chunk records of GJ_SCAN_LANES i32
+ * lanes. A segment is a run of chunks with the same seg_of[] value; sums restart
+ * at every segment. Three kernels: per-group scan, carries across groups (one
+ * thread: groups are few), carry add.
+ */
+#ifndef GJ_KERNELS_SCAN_H
+#define GJ_KERNELS_SCAN_H
+
+#include "common.h"
+
+#define GJ_SCAN_GROUP 256
+#define GJ_SCAN_LANES 5
+
+GJ_FUNC gj_u32 gj_scan_is_head(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i)
+{
+    return i == 0 || seg_of[i] != seg_of[i - 1];
+}
+
+/* Group-local segmented exclusive scan of `in` into `out`; group totals into aggr. */
+GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
+                             GJ_GLOBAL gj_i32 *out, GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head)
+{
+    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
+    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
+    gj_u32 t = gj_local_id(), g = gj_group_id();
+    gj_u32 i = g * GJ_SCAN_GROUP + t, d, l;
+    gj_i32 mine[GJ_SCAN_LANES];
+    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
+
+    for (l = 0; l < GJ_SCAN_LANES; l++) {
+        mine[l] = i < n ? in[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
+        val[l][t] = mine[l];
+    }
+    flag[t] = head;
+    gj_barrier();
+    /* Hillis-Steele: (fa, va) + (fb, vb) = (fa | fb, fb ? vb : va + vb) */
+    for (d = 1; d < GJ_SCAN_GROUP; d <<= 1) {
+        gj_i32 add[GJ_SCAN_LANES];
+        gj_u32 f = flag[t], take = t >= d && !f;
+        gj_u32 fprev = t >= d ? flag[t - d] : 0;
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            add[l] = take ? val[l][t - d] : 0;
+        gj_barrier();
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            val[l][t] += add[l];
+        flag[t] = f | fprev;
+        gj_barrier();
+    }
+    if (i < n)
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            out[(gj_u64)i * GJ_SCAN_LANES + l] = head ? 0 : val[l][t] - mine[l];
+    if (t == GJ_SCAN_GROUP - 1) {
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            aggr[(gj_u64)g * GJ_SCAN_LANES + l] = val[l][t];
+        aggr_head[g] = flag[t];
+    }
+}
+
+/* carry[g]: what the segment open at group g's start had summed before it. */
+GJ_KERNEL gj_seg_scan_carries(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u32 *aggr_head,
+                              gj_u32 groups, GJ_GLOBAL gj_i32 *carry)
+{
+    gj_i32 c[GJ_SCAN_LANES];
+    gj_u32 g, l;
+
+    if (gj_global_id() != 0)
+        return;
+    for (l = 0; l < GJ_SCAN_LANES; l++) {
+        c[l] = 0;
+        carry[l] = 0;
+    }
+    for (g = 1; g < groups; g++) {
+        for (l = 0; l < GJ_SCAN_LANES; l++) {
+            gj_i32 a = aggr[(gj_u64)(g - 1) * GJ_SCAN_LANES + l];
+            c[l] = aggr_head[g - 1] ? a : c[l] + a;
+            carry[(gj_u64)g * GJ_SCAN_LANES + l] = c[l];
+        }
+    }
+}
+
+/* Adds the carry to the elements of each group that precede the group's first head. */
+GJ_KERNEL gj_seg_scan_add(GJ_GLOBAL gj_i32 *out, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
+                          GJ_GLOBAL const gj_i32 *carry)
+{
+    gj_u32 i = (gj_u32)gj_global_id(), g = i / GJ_SCAN_GROUP, first = g * GJ_SCAN_GROUP, l;
+
+    if (i >= n || g == 0 || seg_of[i] != seg_of[first] || gj_scan_is_head(seg_of, first))
+        return;
+    for (l = 0; l < GJ_SCAN_LANES; l++)
+        out[(gj_u64)i * GJ_SCAN_LANES + l] += carry[(gj_u64)g * GJ_SCAN_LANES + l];
+}
+
+#endif /* GJ_KERNELS_SCAN_H */

@@ -1,0 +1,18 @@
+/* Internal logging: routes messages through the callback set by gj_log_set_callback(). */
+#ifndef GJ_LOG_H
+#define GJ_LOG_H
+
+#include "gpujpeg/common.h"
+
+#if defined(__GNUC__)
+#define GJ_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GJ_PRINTF(a, b)
+#endif
+
+void gj_log(int level, const char *fmt, ...) GJ_PRINTF(2, 3);
+
+/* Logs an error message and returns `code`, so error paths read `return gj_fail(...)`. */
+int gj_fail(int code, const char *fmt, ...) GJ_PRINTF(2, 3);
+
+#endif /* GJ_LOG_H */
