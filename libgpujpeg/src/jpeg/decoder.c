@@ -370,6 +370,8 @@ static plane_ref frame_plane(const gj_frame *f, int i)
     r.buf.handle = (uintptr_t)f->data[i];
     r.offset = f->memory == GJ_MEMORY_OPENCL ? f->offset[i] : 0;
     r.pitch = (uint32_t)f->linesize[i];
+    /* The extent the plane covers, which the backends check copies against. */
+    r.buf.size = r.offset + (size_t)r.pitch * (size_t)gj_frame_plane_height(f->format, i, f->height);
     return r;
 }
 
