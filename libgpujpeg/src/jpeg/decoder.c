@@ -2,8 +2,10 @@
  * The JPEG decode pipeline: markers and entropy layout on the CPU; Huffman
  * decoding, dequantisation + IDCT, upsampling + colour conversion on the GPU.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "device/device.h"
 #include "jpeg/entropy_segments.h"
@@ -17,6 +19,8 @@
 #define HUFF_GROUP 128
 #define PIXEL_GROUP 256
 #define DEFAULT_CHUNK_BITS 512
+/* Synchronisation rounds queued between two looks at whether they converged. */
+#define ROUNDS_PER_BATCH 8
 
 /* Device buffers kept across frames; each grows to the largest frame seen. */
 enum {
@@ -25,8 +29,18 @@ enum {
     BUF_COUNTER, BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
 };
 
+/* Stage timing for tuning (GJ_PROFILE=1): each mark waits for the device. */
+enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_SPECULATE, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
+static const char *const stage_names[ST_COUNT] = {
+    "parse", "layout", "upload", "speculate", "sync", "prefix", "write", "pixels", "download",
+};
+
 struct gj_jpeg_decoder {
     gj_device *dev;
+    int profile;
+    double profile_last;
+    double profile_ms[ST_COUNT];
+    uint32_t profile_rounds;
     gj_buffer buf[BUF_COUNT];
     gj_jpeg_stream stream;
     gj_entropy_layout layout;
@@ -36,7 +50,7 @@ struct gj_jpeg_decoder {
     uint16_t quant[4][64];
     gj_frame staging;                /* device picture for host-memory output */
     uint32_t chunk_bits;
-    uint32_t *counter_host;
+    uint32_t *counter_host;         /* ROUNDS_PER_BATCH change counts */
 };
 
 /* A plane of an output frame as a device buffer and a byte offset. */
@@ -45,6 +59,40 @@ typedef struct plane_ref {
     uint64_t offset;
     uint32_t pitch;
 } plane_ref;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void profile_mark(gj_jpeg_decoder *dec, int stage)
+{
+    double t;
+
+    if (!dec->profile)
+        return;
+    dec->dev->ops->finish(dec->dev);
+    t = now_ms();
+    dec->profile_ms[stage] += t - dec->profile_last;
+    dec->profile_last = t;
+}
+
+static void profile_report(gj_jpeg_decoder *dec)
+{
+    char line[512];
+    int i, n = 0;
+
+    if (!dec->profile)
+        return;
+    for (i = 0; i < ST_COUNT; i++)
+        n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %.3f ", stage_names[i], dec->profile_ms[i]);
+    gj_log(GJ_LOG_INFO, "profile (ms): %ssync rounds %u", line, dec->profile_rounds);
+    memset(dec->profile_ms, 0, sizeof(dec->profile_ms));
+    dec->profile_rounds = 0;
+}
 
 static int ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
 {
@@ -70,7 +118,7 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     if (!dec)
         return GJ_ERROR_NOMEM;
     dec->scan_params = calloc(1, sizeof(*dec->scan_params));
-    dec->counter_host = dev->ops->host_alloc(dev, sizeof(uint32_t));
+    dec->counter_host = dev->ops->host_alloc(dev, ROUNDS_PER_BATCH * sizeof(uint32_t));
     if (!dec->scan_params || !dec->counter_host) {
         free(dec->scan_params);
         if (dec->counter_host)
@@ -80,6 +128,7 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     }
     dec->dev = dev;
     dec->chunk_bits = DEFAULT_CHUNK_BITS;
+    dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) > 0;
     env = getenv("GJ_CHUNK_BITS");      /* for tuning runs of the benchmark */
     if (env && atoi(env) >= 64 && atoi(env) <= (1 << 20))
         dec->chunk_bits = (uint32_t)atoi(env);
@@ -234,7 +283,7 @@ static int upload_scan(gj_jpeg_decoder *dec)
         (ret = ensure_buffer(dec, BUF_AGGR, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
         (ret = ensure_buffer(dec, BUF_AGGR_HEAD, groups * sizeof(uint32_t))) < 0 ||
         (ret = ensure_buffer(dec, BUF_CARRY, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
-        (ret = ensure_buffer(dec, BUF_COUNTER, sizeof(uint32_t))) < 0)
+        (ret = ensure_buffer(dec, BUF_COUNTER, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
         return ret;
     if ((ret = dev->ops->upload(dev, &dec->buf[BUF_SCAN_PARAMS], 0, dec->scan_params, sizeof(gj_scan_params))) < 0 ||
         (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, e->num_bytes)) < 0 ||
@@ -266,29 +315,39 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 
     if ((ret = gj_dev_launch(dev, "gj_huff_sync_start", groups, HUFF_GROUP, start, 6)) < 0)
         return ret;
+    profile_mark(dec, ST_SPECULATE);
     *final_states = BUF_STATES0;
     if (dec->layout.max_chunks_per_segment <= 1)
         return 0;
     if ((ret = fill_u32(dec, BUF_CHANGED0, 1, nch)) < 0)
         return ret;
-    /* Each round makes at least one more chunk exact, so this many always suffice. */
+    /* Each round makes at least one more chunk exact, so this many always suffice. Rounds
+     * are queued in batches: looking at the change counts costs a round trip. */
     for (round = 0; round < dec->layout.max_chunks_per_segment; round++) {
+        uint32_t slot = round % ROUNDS_PER_BATCH;
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
             GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
             GJ_ARG_BUF(&dec->buf[BUF_STATES0 + cur]), GJ_ARG_BUF(&dec->buf[BUF_STATES1 - cur]),
             GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]),
-            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]),
+            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(slot),
         };
-        if ((ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, sizeof(uint32_t))) < 0 ||
-            (ret = gj_dev_launch(dev, "gj_huff_sync_round", groups, HUFF_GROUP, a, 10)) < 0 ||
-            (ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0, sizeof(uint32_t))) < 0 ||
-            (ret = dev->ops->finish(dev)) < 0)
+        if (slot == 0 &&
+            (ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
+            return ret;
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync_round", groups, HUFF_GROUP, a, 11)) < 0)
             return ret;
         cur ^= 1;
         *final_states = BUF_STATES0 + (int)cur;
-        if (*dec->counter_host == 0)
-            return 0;
+        dec->profile_rounds++;
+        if (slot == ROUNDS_PER_BATCH - 1 || round + 1 == dec->layout.max_chunks_per_segment) {
+            if ((ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0,
+                                          ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0 ||
+                (ret = dev->ops->finish(dev)) < 0)
+                return ret;
+            if (dec->counter_host[slot] == 0)
+                return 0;
+        }
     }
     return 0;
 }
@@ -332,9 +391,18 @@ static int decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_
     if (ret < 0)
         return ret;
     *damaged |= dec->layout.damaged;
-    if ((ret = fill_scan_params(dec, scan)) < 0 || (ret = upload_scan(dec)) < 0 ||
-        (ret = synchronise_chunks(dec, &states)) < 0 || (ret = prefix_sums(dec)) < 0)
+    if ((ret = fill_scan_params(dec, scan)) < 0)
         return ret;
+    profile_mark(dec, ST_LAYOUT);
+    if ((ret = upload_scan(dec)) < 0)
+        return ret;
+    profile_mark(dec, ST_UPLOAD);
+    if ((ret = synchronise_chunks(dec, &states)) < 0)
+        return ret;
+    profile_mark(dec, ST_SYNC);
+    if ((ret = prefix_sums(dec)) < 0)
+        return ret;
+    profile_mark(dec, ST_PREFIX);
     a[0] = GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]);
     a[1] = GJ_ARG_BUF(&dec->buf[BUF_BYTES]);
     a[2] = GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]);
@@ -347,7 +415,9 @@ static int decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_
     if (ret < 0)
         return ret;
     /* The host arrays are rewritten by the next scan: wait until their uploads are done. */
-    return dec->dev->ops->finish(dec->dev);
+    ret = dec->dev->ops->finish(dec->dev);
+    profile_mark(dec, ST_WRITE);
+    return ret;
 }
 
 /* ------------------------------------------------------------------ pixels */
@@ -548,6 +618,7 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     if (!dec || !out || (!data && size))
         return GJ_ERROR_INVAL;
     s = &dec->stream;
+    dec->profile_last = now_ms();
     if ((ret = gj_jpeg_parse(data, size, 0, s)) < 0)
         return ret;
     format = out->format;
@@ -558,6 +629,7 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
                        out->width, out->height, gj_pixel_format_describe(out->format)->name,
                        s->width, s->height, gj_pixel_format_describe(format)->name);
     out->format = format;
+    profile_mark(dec, ST_PARSE);
     coef_bytes = coef_blocks(s) * 64 * sizeof(int16_t);
     if ((ret = ensure_buffer(dec, BUF_COEFS, coef_bytes)) < 0 ||
         (ret = ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0 ||
@@ -571,12 +643,15 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     if ((ret = upload_quant(dec)) < 0 || (ret = device_target(dec, out, &target)) < 0)
         return ret;
     ret = format == gj_jpeg_native_format(s) ? write_planar(dec, target) : write_packed(dec, target);
+    profile_mark(dec, ST_PIXELS);
     if (ret >= 0 && target != out)
         ret = download_frame(dec, target, out);
     if (ret >= 0)
         ret = dec->dev->ops->finish(dec->dev);
     if (ret < 0)
         return ret;
+    profile_mark(dec, ST_DOWNLOAD);
+    profile_report(dec);
     out->decode_error_flags = damaged || s->warnings;
     if (damaged)
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: premature end of data segment or missing restart markers; "

@@ -7,9 +7,9 @@
  * onto the true codeword boundaries. So:
  *   1. gj_huff_sync_start: every chunk decodes speculatively from its first bit to
  *      the first symbol boundary at or past its end and records that end state;
- *   2. gj_huff_sync_round (repeated by the host until nothing changes): a chunk
- *      whose predecessor's end state changed re-decodes from it. A fixpoint means
- *      every end state equals the one a sequential decoder reaches;
+ *   2. gj_huff_sync_round (queued by the host in batches until a round changes
+ *      nothing): a chunk whose predecessor's end state changed re-decodes from it.
+ *      A fixpoint means every end state equals the one a sequential decoder reaches;
  *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
  *      inside each segment (scan.h);
  *   4. gj_huff_decode_write: each chunk decodes from its true start state and writes
@@ -221,13 +221,13 @@ GJ_FUNC gj_u32 gj_huff_state_differs(GJ_GLOBAL const gj_huff_state *a, const gj_
 /*
  * Step 2, one round: chunks whose predecessor's end state changed in the previous
  * round (changed_in) re-decode from it; states_in -> states_out, marks changed_out
- * and counts changes in *num_changed.
+ * and counts changes in num_changed[round].
  */
 GJ_KERNEL gj_huff_sync_round(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *bytes,
                              GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                              GJ_GLOBAL const gj_huff_state *states_in, GJ_GLOBAL gj_huff_state *states_out,
                              GJ_GLOBAL const gj_u32 *changed_in, GJ_GLOBAL gj_u32 *changed_out,
-                             GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed)
+                             GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 round)
 {
     gj_u32 chunk = (gj_u32)gj_global_id();
     gj_u32 idx, limit, is_last;
@@ -255,7 +255,7 @@ GJ_KERNEL gj_huff_sync_round(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
     if (gj_huff_state_differs(&states_in[chunk], &st)) {
         gj_huff_store(&states_out[chunk], &st);
         changed_out[chunk] = 1;
-        gj_atomic_add_u32(num_changed, 1u);
+        gj_atomic_add_u32(num_changed + round, 1u);
     }
 }
 
