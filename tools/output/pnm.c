@@ -1,0 +1,71 @@
+/*
+ * gpujpeg tool: Netpbm writers. PPM (P6) and PGM (P5) hold rgb24 and gray8 as
+ * they are; PAM (P7) also holds RGBA, written in RGBA order whatever the frame's.
+ */
+#include <stdlib.h>
+
+#include "gpujpeg/common.h"
+#include "output.h"
+
+static int pnm_write(FILE *f, const gj_frame *frame)
+{
+    fprintf(f, "P%c\n%d %d\n255\n", frame->format == GJ_PIX_FMT_GRAY8 ? '5' : '6',
+            frame->width, frame->height);
+    return output_write_planes(f, frame);
+}
+
+static int write_bgra_as_rgba(FILE *f, const gj_frame *frame)
+{
+    size_t row = (size_t)frame->width * 4;
+    uint8_t *buf = malloc(row);
+    int ret = 0;
+
+    if (!buf)
+        return GJ_ERROR_NOMEM;
+    for (int y = 0; y < frame->height && ret >= 0; y++) {
+        output_bgra_to_rgba(buf, frame->data[0] + (size_t)y * frame->linesize[0], frame->width);
+        if (fwrite(buf, 1, row, f) != row)
+            ret = output_io_error();
+    }
+    free(buf);
+    return ret;
+}
+
+static int pam_write(FILE *f, const gj_frame *frame)
+{
+    int depth = frame->format == GJ_PIX_FMT_GRAY8 ? 1 : frame->format == GJ_PIX_FMT_RGB24 ? 3 : 4;
+    static const char *const tupltype[] = { [1] = "GRAYSCALE", [3] = "RGB", [4] = "RGB_ALPHA" };
+
+    fprintf(f, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH %d\nMAXVAL 255\nTUPLTYPE %s\nENDHDR\n",
+            frame->width, frame->height, depth, tupltype[depth]);
+    if (frame->format == GJ_PIX_FMT_BGRA)
+        return write_bgra_as_rgba(f, frame);
+    return output_write_planes(f, frame);
+}
+
+static const enum gj_pixel_format ppm_formats[] = { GJ_PIX_FMT_RGB24, GJ_PIX_FMT_NONE };
+static const enum gj_pixel_format pgm_formats[] = { GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_NONE };
+static const enum gj_pixel_format pam_formats[] = {
+    GJ_PIX_FMT_RGB24, GJ_PIX_FMT_RGBA, GJ_PIX_FMT_BGRA, GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_NONE
+};
+
+const output_module output_ppm = {
+    .name           = "ppm",
+    .formats        = ppm_formats,
+    .default_format = GJ_PIX_FMT_RGB24,
+    .write          = pnm_write,
+};
+
+const output_module output_pgm = {
+    .name           = "pgm",
+    .formats        = pgm_formats,
+    .default_format = GJ_PIX_FMT_GRAY8,
+    .write          = pnm_write,
+};
+
+const output_module output_pam = {
+    .name           = "pam",
+    .formats        = pam_formats,
+    .default_format = GJ_PIX_FMT_RGBA,
+    .write          = pam_write,
+};

@@ -1,0 +1,14 @@
+/* gpujpeg tool: raw planar writer: the planes one after another, rows unpadded. */
+#include "output.h"
+
+static const enum gj_pixel_format yuv_formats[] = {
+    GJ_PIX_FMT_YUVJ420P, GJ_PIX_FMT_YUVJ422P, GJ_PIX_FMT_YUVJ444P, GJ_PIX_FMT_YUVJ440P,
+    GJ_PIX_FMT_YUVJ411P, GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_GBRP, GJ_PIX_FMT_NONE
+};
+
+const output_module output_yuv = {
+    .name           = "yuv",
+    .formats        = yuv_formats,
+    .default_format = GJ_PIX_FMT_NONE,
+    .write          = output_write_planes,
+};
