@@ -207,7 +207,8 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
     }
     if (*format == GJ_PIX_FMT_GRAY8 && s->num_components == 4)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: gray output from a CMYK/YCCK JPEG");
-    if (*format != GJ_PIX_FMT_RGB24 && *format != GJ_PIX_FMT_RGBA && *format != GJ_PIX_FMT_BGRA)
+    if (*format != GJ_PIX_FMT_RGB24 && *format != GJ_PIX_FMT_RGBA && *format != GJ_PIX_FMT_BGRA &&
+        *format != GJ_PIX_FMT_GRAY8)
         return gj_fail(GJ_ERROR_INVAL, "the JPEG decoder cannot output %s", gj_pixel_format_describe(*format)->name);
     for (c = 0; c < s->num_components; c++)
         if ((ret = upsample_method(s, c, &fx, &fy)) < 0)
