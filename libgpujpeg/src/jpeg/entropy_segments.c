@@ -109,6 +109,7 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
         e->segments[seg].bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
         e->segments[seg].bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
         e->segments[seg].bit_count = (end - piece_start[p]) * 8;
+        e->segments[seg].present = 1;
         seg++;
     }
     if (num_pieces < nseg || seg < nseg)

@@ -83,6 +83,24 @@ GJ_FUNC gj_u64 gj_huff_block_offset(GJ_GLOBAL const gj_scan_params *p, gj_u32 bl
 }
 
 /*
+ * At an MCU boundary of a segment's last chunk: is the segment done? The writing
+ * run knows where the segment ends and decodes exactly its MCUs, like libjpeg
+ * (which, when the data ends on an MCU boundary, still decodes one more MCU from
+ * zero bits). The speculative runs only need a cheap bound: they stop at the
+ * padding (fewer than 8 bits left, all ones) or after the segment's MCU count.
+ */
+GJ_FUNC gj_u32 gj_huff_segment_complete(const gj_bitreader *br, GJ_GLOBAL const gj_segment *seg, gj_u32 mcus,
+                                        gj_u32 cur_block, const gj_huff_output *out)
+{
+    gj_u32 left;
+
+    if (out->write)
+        return cur_block + 1 >= out->block_limit;
+    left = br->pos < seg->bit_count ? seg->bit_count - br->pos : 0;
+    return mcus >= seg->mcu_count || (left < 8 && gj_br_peek(br, 8) >> (8 - left) == (1u << left) - 1);
+}
+
+/*
  * Decodes from state *st until the run ends: at the first symbol boundary at or past
  * `limit` (not the segment's last chunk), or when the segment is complete (last chunk:
  * the MCU bound is reached, only padding bits remain, or the data ran out).
@@ -111,13 +129,9 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u
     for (;;) {
         GJ_GLOBAL const gj_mcu_slot *s = &p->slots[slot];
 
-        if (slot == 0 && zz == 0) {
-            gj_u32 left = br.pos < seg->bit_count ? seg->bit_count - br.pos : 0;
-            if (starved || (is_last && (mcus >= seg->mcu_count ||
-                                        (left < 8 && gj_br_peek(&br, 8) >> (8 - left) == (1u << left) - 1)))) {
-                st->flags |= GJ_STATE_DONE;
-                break;
-            }
+        if (slot == 0 && zz == 0 && (starved || (is_last && gj_huff_segment_complete(&br, seg, mcus, cur_block, out)))) {
+            st->flags |= GJ_STATE_DONE;
+            break;
         }
         if (!is_last && br.pos >= limit)
             break;
@@ -205,7 +219,7 @@ GJ_KERNEL gj_huff_sync_start(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
     st.bit = idx * p->chunk_bits;
     st.slot = 0;
     st.zz = 0;
-    st.flags = seg->bit_count == 0 ? GJ_STATE_DONE : 0;   /* an absent segment stays grey */
+    st.flags = seg->present ? 0 : GJ_STATE_DONE;
     out.write = 0;
     out.first_block = 0;
     gj_huff_run(p, bytes, seg, limit, is_last, &st, sums, &out);
@@ -284,7 +298,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         st.bit = 0;
         st.slot = 0;
         st.zz = 0;
-        st.flags = seg->bit_count == 0 ? GJ_STATE_DONE : 0;
+        st.flags = seg->present ? 0 : GJ_STATE_DONE;
     } else {
         st.bit = states[chunk - 1].bit;
         st.slot = states[chunk - 1].slot;

@@ -70,7 +70,7 @@ typedef struct gj_segment {
     gj_u32 mcu_count;          /* MCUs the segment should hold */
     gj_u32 first_chunk;
     gj_u32 num_chunks;
-    gj_u32 pad;
+    gj_u32 present;            /* 0: its restart marker was never found; it stays grey */
 } gj_segment;
 
 /* Decoder state at a codeword boundary: where the next symbol starts. */

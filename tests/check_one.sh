@@ -1,0 +1,299 @@
+#!/bin/sh
+# Runs one conformance test and prints exactly one line:
+#   PASS KIND/NAME [(note)]  |  FAIL KIND/NAME: reason  |  SKIP KIND/NAME: reason
+#
+#   tests/check_one.sh KIND FILE
+#
+# KIND (what the corpus directory promises, see tests/gen_corpus.sh):
+#   rgb          --format rgb24 .ppm equals `djpeg -ppm` (gray JPEGs: `djpeg -rgb -ppm`)
+#   gray         --format gray .pgm equals `djpeg -pnm` (colour JPEGs: `djpeg -grayscale -pnm`)
+#   planar       --format planar .yuv equals jpeg_raw_decode (libjpeg-turbo raw data);
+#                where no planar format fits the sampling, failing with a message is right
+#   rgba, bgra   .pam output equals `djpeg -ppm` plus alpha 255 (the tool writes
+#                BGRA pictures in PAM's RGBA order)
+#   png          rgb24 written as .png equals `djpeg -ppm`
+#   y4m          planar written as .y4m carries the same planes as jpeg_raw_decode
+#   unsupported  fails with a message saying "unsupported"
+#   invalid      fails with a message
+#   bad          fails with a message or decodes; never crashes or hangs
+#   damaged      does what djpeg does: fails (with a message) where djpeg fails, else
+#                decodes the same picture
+#   corrupt      never crashes or hangs; a difference from djpeg is only noted
+#   fuzz         FILE is the libFuzzer binary; runs it for GJ_FUZZ_SECONDS
+#   unit         FILE is a unit test program: exit 0 passes, 77 skips
+#   batch        FILE is a directory: all its JPEGs decoded by one process
+#                (`-o DIR`: one decoder reused across sizes and samplings), each
+#                output equal to djpeg's
+#   cli          FILE names a case of the tool's own behaviour (see below)
+#
+# Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
+# GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
+# GJ_NULL_OUTPUT (set when the tool takes --null: no output file for bad/ files).
+set -eu
+
+kind=$1 file=$2
+name=$kind/$(basename "$file" .jpg)
+gpujpeg=${GJ_GPUJPEG:-./gpujpeg}
+device=${GJ_TEST_DEVICE:-opencl-cpu}
+tools=${GJ_TEST_TOOLS:-tests/tools}
+limit=${GJ_TEST_TIMEOUT:-60}
+failed_dir=${GJ_TEST_FAILED_DIR:-tests/failed}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gj-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $name${1:+ ($1)}"; exit 0; }
+skip() { echo "SKIP $name: $1"; exit 0; }
+# A failing test keeps its input, outputs and messages for whoever looks into it.
+fail() {
+    keep=$failed_dir/$kind-$(basename "$file" .jpg)
+    rm -rf "$keep"
+    mkdir -p "$keep"
+    cp "$tmp"/* "$keep"/ 2>/dev/null || true
+    cp "$file" "$keep"/input.jpg 2>/dev/null || true
+    echo "FAIL $name: $1 [files: $keep]"
+    exit 0
+}
+
+# run_gpujpeg ARGS...: sets rc and msg (the tool's last line on stderr).
+run_gpujpeg() {
+    rc=0
+    timeout -k 5 "$limit" "$gpujpeg" "$@" 2> "$tmp/stderr.txt" > "$tmp/stdout.txt" || rc=$?
+    msg=$(grep . "$tmp/stderr.txt" | tail -n 1 | cut -c 1-200 || true)
+}
+
+# decode FORMAT OUT: one decode of the input on the test device.
+decode() { run_gpujpeg decode --device "$device" --format "$1" "$file" "$2"; }
+
+# A crash or hang is a failure whatever the input was.
+check_alive() {
+    case $rc in
+        124 | 137) fail "timed out after ${limit}s" ;;
+    esac
+    case $rc in
+        126 | 127) fail "could not run $gpujpeg (exit status $rc)" ;;
+    esac
+    if [ "$rc" -gt 128 ]; then
+        fail "crashed: signal $((rc - 128))${msg:+: $msg}"
+    fi
+}
+
+# A refusal must say why (issue 2, part 7: a one-line reason).
+check_refusal() {
+    check_alive
+    [ "$rc" -ne 0 ] || fail "decoded (exit 0) a file it must refuse"
+    [ -n "$msg" ] || fail "exit status $rc without a message"
+}
+
+check_decoded() {
+    check_alive
+    [ "$rc" -eq 0 ] || fail "exit status $rc: ${msg:-no message}"
+}
+
+# same OURS REFERENCE [image_compare options]: fails with where they differ.
+same() {
+    ours=$1 ref=$2
+    shift 2
+    if ! diff=$("$tools/image_compare" "$@" "$ours" "$ref" 2>&1); then
+        fail "differs from the reference: $diff"
+    fi
+}
+
+jpeg_raw_decode_info() { "$tools/jpeg_raw_decode" --info "$1" 2>/dev/null || echo unknown; }
+info() { jpeg_raw_decode_info "$file"; }
+
+# djpeg_ref OUT [djpeg options]: sets ref_rc (0 decoded, 2 decoded with warnings, 1 refused).
+djpeg_ref() {
+    out=$1
+    shift
+    ref_rc=0
+    djpeg "$@" -outfile "$out" "$file" 2> "$tmp/djpeg-stderr.txt" || ref_rc=$?
+}
+
+# djpeg_rgb_ref OUT: the reference for rgb24 output (gray JPEGs: R = G = B = Y).
+djpeg_rgb_ref() {
+    set -- "$1" $(info)
+    if [ "$2" = gray ]; then djpeg_ref "$1" -rgb -ppm; else djpeg_ref "$1" -ppm; fi
+}
+
+case $kind in
+rgb | rgba | bgra | png)
+    format=rgb24 ext=ppm
+    case $kind in
+        rgba | bgra) format=$kind ext=pam ;;
+        png) ext=png ;;
+    esac
+    djpeg_rgb_ref "$tmp/ref.ppm"
+    decode $format "$tmp/ours.$ext"
+    check_decoded
+    same "$tmp/ours.$ext" "$tmp/ref.ppm"
+    pass
+    ;;
+gray)
+    set -- $(info)
+    if [ "$1" = gray ]; then djpeg_ref "$tmp/ref.pgm" -pnm; else djpeg_ref "$tmp/ref.pgm" -grayscale -pnm; fi
+    decode gray "$tmp/ours.pgm"
+    check_decoded
+    same "$tmp/ours.pgm" "$tmp/ref.pgm"
+    pass
+    ;;
+planar | y4m)
+    set -- $(info)
+    format=$1 planes=$2
+    "$tools/jpeg_raw_decode" "$file" "$tmp/ref.yuv"
+    ext=yuv
+    [ "$kind" = y4m ] && ext=y4m
+    decode planar "$tmp/ours.$ext"
+    if [ "$format" = none ] && [ "$rc" -ne 0 ]; then
+        check_refusal
+        pass "no planar format for this sampling: refused"
+    fi
+    check_decoded
+    if [ "$kind" = y4m ]; then
+        # YUV4MPEG2 header line, "FRAME" line, then the planes: compare the planes.
+        head -n 1 "$tmp/ours.y4m" | grep -q '^YUV4MPEG2 ' || fail "no YUV4MPEG2 header"
+        bytes=$(wc -c < "$tmp/ref.yuv")
+        header=$(head -n 2 "$tmp/ours.y4m" | wc -c)
+        [ "$(wc -c < "$tmp/ours.y4m")" -eq $((header + bytes)) ] ||
+            fail "size $(wc -c < "$tmp/ours.y4m") is not header $header + FRAME + planes $bytes"
+        tail -c "$bytes" "$tmp/ours.y4m" > "$tmp/ours.yuv"
+    fi
+    same "$tmp/ours.yuv" "$tmp/ref.yuv" --planes "$planes"
+    pass "$format"
+    ;;
+unsupported)
+    decode rgb24 "$tmp/ours.ppm"
+    check_refusal
+    echo "$msg" | grep -qi unsupported || fail "the message does not say \"unsupported\": $msg"
+    pass
+    ;;
+invalid)
+    decode rgb24 "$tmp/ours.ppm"
+    check_refusal
+    pass
+    ;;
+bad)
+    # Huge frames would make huge files: decode without output when the tool can.
+    if [ -n "${GJ_NULL_OUTPUT:-}" ]; then
+        run_gpujpeg decode --device "$device" --null "$file"
+    else
+        decode rgb24 "$tmp/ours.ppm"
+    fi
+    check_alive
+    rm -f "$tmp/ours.ppm"
+    [ "$rc" -eq 0 ] && pass "decoded"
+    check_refusal
+    pass "refused: $msg"
+    ;;
+damaged)
+    djpeg_rgb_ref "$tmp/ref.ppm"
+    decode rgb24 "$tmp/ours.ppm"
+    if [ "$ref_rc" -eq 1 ]; then
+        check_refusal
+        pass "refused like djpeg: $msg"
+    fi
+    # A cut inside a marker segment after the first scan: djpeg's recovery from the
+    # fake EOI it reads there is incidental, so a clean refusal is fine as well.
+    case $name in
+        *_in_*) if [ "$rc" -ne 0 ]; then check_refusal; pass "refused: $msg"; fi ;;
+    esac
+    check_decoded
+    same "$tmp/ours.ppm" "$tmp/ref.ppm"
+    pass "same as djpeg"
+    ;;
+corrupt)
+    djpeg_rgb_ref "$tmp/ref.ppm"
+    decode rgb24 "$tmp/ours.ppm"
+    check_alive
+    if [ "$rc" -ne 0 ]; then
+        check_refusal
+        pass "refused: $msg"
+    fi
+    [ "$ref_rc" -eq 1 ] && pass "decoded; djpeg refused"
+    if diff=$("$tools/image_compare" "$tmp/ours.ppm" "$tmp/ref.ppm" 2>&1); then
+        pass "same as djpeg"
+    fi
+    pass "differs from djpeg: $diff"
+    ;;
+batch)
+    mkdir -p "$tmp/out"
+    limit=$((limit * 5))   # one process for the whole directory
+    run_gpujpeg decode --device "$device" --quiet -o "$tmp/out" --output-format ppm "$file"/*.jpg
+    check_decoded
+    for f in "$file"/*.jpg; do
+        base=$(basename "$f" .jpg)
+        case $(jpeg_raw_decode_info "$f") in
+            gray*) djpeg -rgb -ppm -outfile "$tmp/ref.ppm" "$f" ;;
+            *) djpeg -ppm -outfile "$tmp/ref.ppm" "$f" ;;
+        esac
+        if ! diff=$("$tools/image_compare" "$tmp/out/$base.ppm" "$tmp/ref.ppm" 2>&1); then
+            fail "$base: $diff"
+        fi
+        rm -f "$tmp/out/$base.ppm"
+    done
+    pass "$(ls "$file"/*.jpg | wc -l) files in one run"
+    ;;
+cli)
+    # The tool's contract (doc/cli.md): a refusal is one line and a non-zero exit.
+    good=$(dirname "$file")/good
+    case $(basename "$file") in
+    missing_input)
+        decode rgb24 "$tmp/ours.ppm" ;;
+    unwritable_output)
+        file=$good/size_16x16_420.jpg
+        decode rgb24 "$tmp/no/such/dir/ours.ppm" ;;
+    format_not_in_file)
+        file=$good/size_16x16_420.jpg
+        decode rgba "$tmp/ours.ppm" ;;
+    info)
+        run_gpujpeg info
+        check_decoded
+        grep -q "$device" "$tmp/stdout.txt" || fail "\`gpujpeg info\` does not list $device"
+        pass ;;
+    null_repeat)
+        run_gpujpeg decode --device "$device" --null --repeat 3 "$good/size_16x16_420.jpg" \
+            "$good/photo_444_q75.jpg" "$good/gray_q75.jpg"
+        check_decoded
+        grep -q '^decoded 9 images (0 failed)' "$tmp/stdout.txt" ||
+            fail "summary is not \"decoded 9 images (0 failed) ...\": $(head -n 1 "$tmp/stdout.txt")"
+        pass ;;
+    some_inputs_fail)
+        run_gpujpeg decode --device "$device" --null "$good/size_16x16_420.jpg" \
+            "$(dirname "$file")/invalid/not_jpeg_text.jpg"
+        check_refusal
+        grep -q '^decoded 1 images\{0,1\} (1 failed)' "$tmp/stdout.txt" ||
+            fail "summary does not count the failure: $(head -n 1 "$tmp/stdout.txt")"
+        pass ;;
+    *)
+        echo "check_one.sh: unknown cli case $file" >&2
+        exit 2 ;;
+    esac
+    check_refusal
+    pass "$msg"
+    ;;
+unit)
+    rc=0
+    GJ_TEST_DEVICE=$device timeout -k 5 $((limit * 5)) "$file" > "$tmp/unit.log" 2>&1 || rc=$?
+    msg=$(grep . "$tmp/unit.log" | tail -n 1 | cut -c 1-200 || true)
+    [ "$rc" -eq 77 ] && skip "${msg:-skipped}"
+    check_decoded
+    pass
+    ;;
+fuzz)
+    seconds=${GJ_FUZZ_SECONDS:-60}
+    seeds=$tmp/corpus
+    mkdir -p "$seeds" "$failed_dir"
+    # Small seeds of every kind; libFuzzer adds what it finds to the copy.
+    for f in $(ls -S "$GJ_FUZZ_SEEDS"/*/*.jpg | tail -n 40); do cp "$f" "$seeds/"; done
+    rc=0
+    timeout -k 10 $((seconds + 120)) "$file" -max_total_time="$seconds" -rss_limit_mb=2048 \
+        -timeout=10 -max_len=65536 -print_final_stats=1 ${GJ_FUZZ_DICT:+-dict="$GJ_FUZZ_DICT"} \
+        -artifact_prefix="$failed_dir/fuzz-" "$seeds" > "$tmp/fuzz.log" 2>&1 || rc=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
+    [ "$rc" -eq 0 ] || fail "libFuzzer exit status $rc: $(grep -E 'ERROR|SUMMARY|breaks' "$tmp/fuzz.log" | head -n 2 | tr '\n' ' ')"
+    pass "${runs:-?} inputs in ${seconds}s"
+    ;;
+*)
+    echo "check_one.sh: unknown test kind $kind" >&2
+    exit 2
+    ;;
+esac

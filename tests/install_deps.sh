@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs, on Debian 12, everything the README's two commands need: the build
+# (compiler, autotools, OpenCL and PoCL, libpng), the references and corpus
+# sources of the tests (libjpeg-turbo, the wallpaper photographs) and clang with
+# libFuzzer. The CUDA backend is built too when nvcc is installed (not from here).
+set -eu
+
+packages="
+    build-essential autoconf automake libtool pkg-config
+    ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+    libpng-dev
+    libjpeg62-turbo-dev libjpeg-turbo-progs
+    plasma-workspace-wallpapers
+    clang libclang-rt-dev
+"
+
+sudo=
+if [ "$(id -u)" -ne 0 ]; then
+    sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+# Recommended packages too: PoCL compiles kernels at run time through clang and
+# the linker, and a fresh machine should not miss a piece of that.
+# shellcheck disable=SC2086 # one word per package
+$sudo apt-get install -y -q $packages

@@ -1,0 +1,127 @@
+#!/bin/sh
+# The test runner behind `make check`: one line per test (PASS/FAIL/SKIP), then
+# "N passed, N failed, N skipped" as the last line; exit status 1 if any failed.
+#
+#   tests/run_tests.sh CORPUS_DIR        (from the top of the build tree)
+#
+# Environment:
+#   GJ_TEST_DEVICE   device for every decode: auto, cuda, opencl, opencl-cpu
+#                    (default opencl-cpu: PoCL, what CI has)
+#   GJ_TEST_JOBS     tests run at once (default: the number of cores, at most 8)
+#   GJ_TEST_FILTER   only tests whose KIND/NAME matches this extended regex
+#   GJ_TEST_TIMEOUT  seconds one decode may take (default 60)
+#   GJ_FUZZ          the libFuzzer binary (empty: no fuzz test); GJ_FUZZ_SECONDS (60)
+#   GJ_UNIT_TESTS    unit test programs (exit 0 pass, 77 skip, else fail)
+#   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
+# Failing tests leave their files in tests/failed/ (GJ_TEST_FAILED_DIR).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+corpus=${1:?usage: run_tests.sh CORPUS_DIR}
+export GJ_TEST_DEVICE="${GJ_TEST_DEVICE:-opencl-cpu}"
+export GJ_GPUJPEG="${GJ_GPUJPEG:-./gpujpeg}"
+export GJ_TEST_TOOLS="${GJ_TEST_TOOLS:-tests/tools}"
+export GJ_TEST_FAILED_DIR="${GJ_TEST_FAILED_DIR:-tests/failed}"
+export GJ_FUZZ_SEEDS="$corpus"
+cores=$(nproc 2>/dev/null || echo 2)
+jobs=${GJ_TEST_JOBS:-$((cores < 8 ? cores : 8))}
+filter=${GJ_TEST_FILTER:-.}
+fuzz=${GJ_FUZZ:-}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+rm -rf "$GJ_TEST_FAILED_DIR"
+
+# ------------------------------------------------------------------ the list
+# "KIND FILE" per test. The fuzzer goes first: it runs longest and uses one core
+# while the decodes share the other.
+list_tests() {
+    [ -n "$fuzz" ] && echo "fuzz $fuzz"
+    for t in ${GJ_UNIT_TESTS:-}; do
+        echo "unit $t"
+    done
+    for f in "$corpus"/good/*.jpg; do
+        base=$(basename "$f" .jpg)
+        echo "rgb $f"
+        echo "planar $f"
+        # Luma-only output of colour files, alpha formats and the other writers
+        # on a sample of shapes (each output path once is enough).
+        case $base in
+            cmyk* | ycck*) ;;   # libjpeg-turbo has no CMYK -> gray conversion
+            gray_* | size_* | sample_* | photo_*_q75 | scans_* | rgb_* | photo_420_no_jfif) echo "gray $f" ;;
+        esac
+        case $base in
+            photo_420_q75 | size_7x9_444 | size_17x1_420 | cmyk_q90 | gray_q75 | rgb_444_q90) echo "rgba $f" ;;
+        esac
+        case $base in
+            photo_444_q75 | size_33x65_411 | gray_q75 | ycck_q90) echo "bgra $f" ;;
+        esac
+        case $base in
+            photo_422_q75 | size_15x15_420 | gray_q90_optimize) echo "png $f" ;;
+        esac
+        case $base in
+            photo_420_q75 | photo_422_q90 | photo_444_q90 | photo_411_q75 | photo_440_q75 | \
+            size_1x1_gray | size_15x15_420) echo "y4m $f" ;;
+        esac
+    done
+    echo "batch $corpus/good"
+    for case in missing_input unwritable_output format_not_in_file info null_repeat some_inputs_fail; do
+        echo "cli $corpus/$case"
+    done
+    for kind in unsupported invalid bad damaged corrupt; do
+        for f in "$corpus/$kind"/*.jpg; do
+            echo "$kind $f"
+        done
+    done
+}
+list_tests | awk '{ n = $2; sub(/.*\//, "", n); sub(/\.jpg$/, "", n); print $1 "/" n, $0 }' |
+    grep -E -- "^[^ ]*($filter)" | cut -d ' ' -f 2- > "$work/list" || true
+total=$(wc -l < "$work/list")
+
+# ------------------------------------------------------------------ the device
+# Without the tool nothing can run; without a CUDA GPU the CUDA run is skipped.
+device_ok=yes skip_reason=
+if [ ! -x "$GJ_GPUJPEG" ]; then
+    echo "FAIL gpujpeg: $GJ_GPUJPEG was not built"
+    device_ok=no skip_reason="no gpujpeg tool"
+elif [ "$GJ_TEST_DEVICE" = cuda ] && ! nvidia-smi -L > /dev/null 2>&1; then
+    device_ok=no skip_reason="no CUDA device (nvidia-smi finds none)"
+else
+    # One decode first, alone: the first use of a device builds and caches its
+    # kernels, which should not happen in two processes at once.
+    probe=$corpus/good/size_16x16_420.jpg
+    if ! timeout 600 "$GJ_GPUJPEG" decode --device "$GJ_TEST_DEVICE" --format rgb24 \
+            "$probe" "$work/probe.ppm" > "$work/probe.log" 2>&1; then
+        echo "note: the first decode on $GJ_TEST_DEVICE failed: $(tail -n 1 "$work/probe.log")"
+    fi
+fi
+# The tool's --null (decode, write nothing) keeps huge bad/ frames off the disk.
+if [ "$device_ok" = yes ] && "$GJ_GPUJPEG" decode --help 2>&1 | grep -q -- --null; then
+    export GJ_NULL_OUTPUT=yes
+fi
+
+# ------------------------------------------------------------------ the run
+if [ -f "$corpus/NO_PHOTOS" ]; then
+    echo "note: plasma-workspace-wallpapers is not installed: the photo_* files are synthetic"
+fi
+if [ "$device_ok" = yes ]; then
+    start=$(date +%s)
+    xargs -P "$jobs" -n 2 sh "$here/check_one.sh" < "$work/list" | tee "$work/results"
+    echo "($(($(date +%s) - start)) s on $GJ_TEST_DEVICE, $jobs at a time)"
+else
+    # The fuzzer and the unit tests need no tool (units skip themselves without a device).
+    grep -E '^(fuzz|unit) ' "$work/list" | xargs -n 2 sh "$here/check_one.sh" | tee "$work/results" || true
+    skipped=$(grep -vcE '^(fuzz|unit) ' "$work/list" || true)
+    echo "SKIP $skipped decode tests: $skip_reason"
+fi
+
+passed=$(grep -c '^PASS ' "$work/results" || true)
+failed=$(grep -c '^FAIL ' "$work/results" || true)
+skipped=$((total - passed - failed))
+[ -x "$GJ_GPUJPEG" ] || failed=$((failed + 1))
+if [ "$failed" -ne 0 ]; then
+    echo "Failed tests:"
+    grep '^FAIL ' "$work/results" | sed 's/^FAIL /  /' | cut -c 1-160
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

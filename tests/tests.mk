@@ -1,0 +1,103 @@
+# Tests (included by Makefile.am; paths are relative to the top: the build is
+# non-recursive). `make check` builds the reference tools, generates the corpus
+# into tests/corpus (once, again when a generator changes), builds the libFuzzer
+# harness when clang is there, and runs tests/run_tests.sh, whose last line is
+# "N passed, N failed, N skipped". doc/testing.md explains the suite.
+
+EXTRA_DIST += \
+	tests/tests.mk \
+	tests/run_tests.sh tests/check_one.sh \
+	tests/gen_corpus.sh tests/verify_corpus.sh \
+	tests/install_deps.sh tests/decode_photos.sh \
+	tests/fuzz/fuzz_jpeg_header.c tests/fuzz/jpeg.dict
+
+# ---------------------------------------------------------------- reference and corpus tools
+TEST_PNM = tests/tools/pnm.c tests/tools/pnm.h
+
+check_PROGRAMS += tests/tools/make_image tests/tools/jpeg_edit tests/tools/image_compare
+tests_tools_make_image_SOURCES = tests/tools/make_image.c $(TEST_PNM)
+tests_tools_jpeg_edit_SOURCES = tests/tools/jpeg_edit.c
+tests_tools_image_compare_SOURCES = tests/tools/image_compare.c $(TEST_PNM) \
+	tests/tools/png_load.c tests/tools/png_load.h
+tests_tools_image_compare_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)
+tests_tools_image_compare_LDADD = $(PNG_LIBS)
+
+TEST_TOOLS = tests/tools/make_image$(EXEEXT) tests/tools/jpeg_edit$(EXEEXT) \
+	tests/tools/image_compare$(EXEEXT)
+
+if HAVE_LIBJPEG
+check_PROGRAMS += tests/tools/jpeg_raw_decode tests/tools/jpeg_cmyk_encode
+tests_tools_jpeg_raw_decode_SOURCES = tests/tools/jpeg_raw_decode.c
+tests_tools_jpeg_raw_decode_LDADD = $(LIBJPEG_LIBS)
+tests_tools_jpeg_cmyk_encode_SOURCES = tests/tools/jpeg_cmyk_encode.c $(TEST_PNM)
+tests_tools_jpeg_cmyk_encode_LDADD = $(LIBJPEG_LIBS)
+TEST_TOOLS += tests/tools/jpeg_raw_decode$(EXEEXT) tests/tools/jpeg_cmyk_encode$(EXEEXT)
+endif
+
+tests/corpus/.stamp: $(srcdir)/tests/gen_corpus.sh $(srcdir)/tests/verify_corpus.sh $(TEST_TOOLS)
+	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_corpus.sh tests/corpus && touch $@
+
+# ---------------------------------------------------------------- unit tests
+# Programs that check one part of the library on their own. Each exits 0 (pass),
+# 77 (skip, e.g. no CUDA device) or anything else (fail); the runner runs them
+# as unit/NAME. Add one here with
+#   UNIT_TESTS += tests/unit/NAME
+#   tests_unit_NAME_SOURCES = tests/unit/NAME.c
+#   tests_unit_NAME_LDADD = libgpujpeg.la
+#   tests_unit_NAME_LDFLAGS = -static     (internal, hidden symbols: link the archive)
+UNIT_TESTS =
+check_PROGRAMS += $(UNIT_TESTS)
+
+UNIT_TESTS += tests/unit/cuda_smoke
+tests_unit_cuda_smoke_SOURCES = tests/unit/cuda_smoke.c
+tests_unit_cuda_smoke_LDADD = libgpujpeg.la
+tests_unit_cuda_smoke_LDFLAGS = -static
+
+# ---------------------------------------------------------------- libFuzzer harness
+# Built with clang's -fsanitize=fuzzer from the library sources it exercises,
+# listed once here: add a file when the fuzzed paths reach more of the library.
+FUZZ_LIBRARY_FILES = \
+	libgpujpeg/src/jpeg/markers.c \
+	libgpujpeg/src/jpeg/huffman_tables.c \
+	libgpujpeg/src/log.c
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_PROGRAM = tests/fuzz/fuzz_jpeg_header$(EXEEXT)
+
+if HAVE_FUZZ_CC
+FUZZ_TARGET = $(FUZZ_PROGRAM)
+CLEANFILES += $(FUZZ_TARGET)
+
+$(FUZZ_TARGET): $(srcdir)/tests/fuzz/fuzz_jpeg_header.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%) \
+		$(gpujpeginclude_HEADERS:%=$(srcdir)/%) config.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
+		$(OPENCL_CFLAGS) $(CUDA_CFLAGS) -o $@ \
+		$(srcdir)/tests/fuzz/fuzz_jpeg_header.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%)
+else
+FUZZ_TARGET =
+endif
+
+# ---------------------------------------------------------------- the run
+# Quiet sub-makes: "make[1]: Leaving directory" would otherwise follow the
+# runner's closing "N passed, N failed" line.
+AM_MAKEFLAGS = --no-print-directory
+
+# The runner is called directly (not through automake's TESTS harness) so that
+# its per-test lines and closing count reach the terminal.
+if HAVE_LIBJPEG
+check-local: tests/corpus/.stamp $(FUZZ_TARGET)
+	@GJ_TEST_TOOLS=tests/tools GJ_GPUJPEG=./gpujpeg$(EXEEXT) GJ_FUZZ="$(FUZZ_TARGET)" \
+	  GJ_UNIT_TESTS="$(UNIT_TESTS)" \
+	  GJ_FUZZ_DICT=$(srcdir)/tests/fuzz/jpeg.dict \
+	  $(SHELL) $(srcdir)/tests/run_tests.sh tests/corpus
+else
+check-local:
+	@echo "SKIP conformance: libjpeg-turbo not found (apt-get install libjpeg62-turbo-dev libjpeg-turbo-progs)"
+	@echo "0 passed, 0 failed, 1 skipped"
+endif
+
+clean-local: clean-local-tests
+clean-local-tests:
+	-rm -rf tests/corpus tests/failed
+
+.PHONY: clean-local-tests
