@@ -9,7 +9,7 @@ EXTRA_DIST += \
 	tests/run_tests.sh tests/check_one.sh \
 	tests/gen_corpus.sh tests/verify_corpus.sh \
 	tests/install_deps.sh tests/decode_photos.sh \
-	tests/fuzz/fuzz_jpeg_header.c tests/fuzz/jpeg.dict
+	tests/fuzz/fuzz_jpeg_host.c tests/fuzz/jpeg.dict
 
 # ---------------------------------------------------------------- reference and corpus tools
 TEST_PNM = tests/tools/pnm.c tests/tools/pnm.h
@@ -59,20 +59,21 @@ tests_unit_cuda_smoke_LDFLAGS = -static
 FUZZ_LIBRARY_FILES = \
 	libgpujpeg/src/jpeg/markers.c \
 	libgpujpeg/src/jpeg/huffman_tables.c \
+	libgpujpeg/src/jpeg/entropy_segments.c \
 	libgpujpeg/src/log.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_PROGRAM = tests/fuzz/fuzz_jpeg_header$(EXEEXT)
+FUZZ_PROGRAM = tests/fuzz/fuzz_jpeg_host$(EXEEXT)
 
 if HAVE_FUZZ_CC
 FUZZ_TARGET = $(FUZZ_PROGRAM)
 CLEANFILES += $(FUZZ_TARGET)
 
-$(FUZZ_TARGET): $(srcdir)/tests/fuzz/fuzz_jpeg_header.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%) \
+$(FUZZ_TARGET): $(srcdir)/tests/fuzz/fuzz_jpeg_host.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%) \
 		$(gpujpeginclude_HEADERS:%=$(srcdir)/%) config.h
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
 		$(OPENCL_CFLAGS) $(CUDA_CFLAGS) -o $@ \
-		$(srcdir)/tests/fuzz/fuzz_jpeg_header.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%)
+		$(srcdir)/tests/fuzz/fuzz_jpeg_host.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%)
 else
 FUZZ_TARGET =
 endif
