@@ -218,12 +218,33 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
 
 /* ------------------------------------------------------------------ entropy decoding */
 
+/* The index of the decoding table for spec in p->tables, building it on first use. */
+static int table_index(gj_scan_params *p, const gj_huffman_spec **specs, int *is_ac,
+                       const gj_huffman_spec *spec, int ac)
+{
+    uint32_t i;
+    int ret;
+
+    for (i = 0; i < p->num_tables; i++)
+        if (is_ac[i] == ac && specs[i]->count == spec->count && !memcmp(specs[i]->bits, spec->bits, 17) &&
+            !memcmp(specs[i]->values, spec->values, (size_t)spec->count))
+            return (int)i;
+    if ((ret = gj_huffman_table_build(spec, ac, &p->tables[i])) < 0)
+        return ret;
+    specs[i] = spec;
+    is_ac[i] = ac;
+    p->num_tables = i + 1;
+    return (int)i;
+}
+
 static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
 {
     const gj_jpeg_stream *s = &dec->stream;
     gj_scan_params *p = dec->scan_params;
+    const gj_huffman_spec *specs[GJ_MAX_SCAN_TABLES];
+    int is_ac[GJ_MAX_SCAN_TABLES];
     uint32_t offset = 0, n = 0;
-    int i, h, v, ret;
+    int i, h, v;
 
     memset(p, 0, sizeof(*p));
     for (i = 0; i < s->num_components; i++) {
@@ -235,14 +256,14 @@ static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
         const gj_jpeg_component *c = &s->comp[scan->comp[i]];
         int bw = scan->num_components == 1 ? 1 : c->h, bh = scan->num_components == 1 ? 1 : c->v;
 
-        if ((ret = gj_huffman_table_build(&scan->dc[i], 0, &p->tables[2 * i])) < 0 ||
-            (ret = gj_huffman_table_build(&scan->ac[i], 1, &p->tables[2 * i + 1])) < 0)
-            return ret;
+        int dc = table_index(p, specs, is_ac, &scan->dc[i], 0), ac = table_index(p, specs, is_ac, &scan->ac[i], 1);
+        if (dc < 0 || ac < 0)
+            return dc < 0 ? dc : ac;
         for (v = 0; v < bh; v++) {
             for (h = 0; h < bw; h++, n++) {
                 p->slots[n].comp = (uint32_t)scan->comp[i];
-                p->slots[n].dc_table = (uint32_t)(2 * i);
-                p->slots[n].ac_table = (uint32_t)(2 * i + 1);
+                p->slots[n].dc_table = (uint32_t)dc;
+                p->slots[n].ac_table = (uint32_t)ac;
                 p->slots[n].block_x = (uint32_t)h;
                 p->slots[n].block_y = (uint32_t)v;
                 p->slots[n].mcu_bw = (uint32_t)bw;
@@ -264,6 +285,12 @@ static size_t groups_for(size_t threads, size_t group)
     return (threads + group - 1) / group;
 }
 
+/* The scan's bytes as whole words, the way the kernels read them. */
+static size_t padded_bytes(const gj_entropy_layout *e)
+{
+    return (e->num_bytes + 4) & ~(size_t)3;
+}
+
 static int upload_scan(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
@@ -272,7 +299,7 @@ static int upload_scan(gj_jpeg_decoder *dec)
     int ret;
 
     if ((ret = ensure_buffer(dec, BUF_SCAN_PARAMS, sizeof(gj_scan_params))) < 0 ||
-        (ret = ensure_buffer(dec, BUF_BYTES, e->num_bytes)) < 0 ||
+        (ret = ensure_buffer(dec, BUF_BYTES, padded_bytes(e))) < 0 ||
         (ret = ensure_buffer(dec, BUF_SEGMENTS, e->num_segments * sizeof(gj_segment))) < 0 ||
         (ret = ensure_buffer(dec, BUF_CHUNK_SEG, nch * sizeof(uint32_t))) < 0 ||
         (ret = ensure_buffer(dec, BUF_STATES0, nch * sizeof(gj_huff_state))) < 0 ||
@@ -287,66 +314,67 @@ static int upload_scan(gj_jpeg_decoder *dec)
         (ret = ensure_buffer(dec, BUF_COUNTER, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
         return ret;
     if ((ret = dev->ops->upload(dev, &dec->buf[BUF_SCAN_PARAMS], 0, dec->scan_params, sizeof(gj_scan_params))) < 0 ||
-        (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, e->num_bytes)) < 0 ||
+        (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, padded_bytes(e))) < 0 ||
         (ret = dev->ops->upload(dev, &dec->buf[BUF_SEGMENTS], 0, e->segments,
                                 e->num_segments * sizeof(gj_segment))) < 0)
         return ret;
     return dev->ops->upload(dev, &dec->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, nch * sizeof(uint32_t));
 }
 
-static int fill_u32(gj_jpeg_decoder *dec, int which, uint32_t value, size_t count)
+/* A round that changed no group's last end state ends the synchronisation. */
+static int batch_converged(const uint32_t *counts, uint32_t last_slot)
 {
-    gj_karg a[] = { GJ_ARG_BUF(&dec->buf[which]), GJ_ARG_U64(0), GJ_ARG_U32(value), GJ_ARG_U64(count) };
+    uint32_t k;
 
-    return gj_dev_launch(dec->dev, "gj_fill_u32", groups_for(count, PIXEL_GROUP), PIXEL_GROUP, a, 4);
+    for (k = 0; k <= last_slot; k++)
+        if (counts[k] == 0)
+            return 1;
+    return 0;
 }
 
-/* Steps 1-2 of kernels/jpeg_huffman.h: speculative decode, then rounds to a fixpoint. */
+/* Steps 1-2 of kernels/jpeg_huffman.h: speculative decode with in-group fixpoints,
+ * then rounds across groups until one changes nothing. */
 static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 {
     gj_device *dev = dec->dev;
     size_t nch = dec->layout.num_chunks, groups = groups_for(nch, HUFF_GROUP);
     uint32_t round, cur = 0;
+    /* Each round makes at least one more group exact, so this many always suffice. */
+    uint32_t max_rounds = (uint32_t)groups_for(dec->layout.max_chunks_per_segment, HUFF_GROUP) + 1;
     int ret;
-    gj_karg start[] = {
-        GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
-        GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-        GJ_ARG_BUF(&dec->buf[BUF_STATES0]), GJ_ARG_BUF(&dec->buf[BUF_SUMS]),
-    };
 
-    if ((ret = gj_dev_launch(dev, "gj_huff_sync_start", groups, HUFF_GROUP, start, 6)) < 0)
-        return ret;
-    profile_mark(dec, ST_SPECULATE);
-    *final_states = BUF_STATES0;
-    if (dec->layout.max_chunks_per_segment <= 1)
-        return 0;
-    if ((ret = fill_u32(dec, BUF_CHANGED0, 1, nch)) < 0)
-        return ret;
-    /* Each round makes at least one more chunk exact, so this many always suffice. Rounds
-     * are queued in batches: looking at the change counts costs a round trip. */
-    for (round = 0; round < dec->layout.max_chunks_per_segment; round++) {
+    for (round = 0; round < max_rounds; round++) {
         uint32_t slot = round % ROUNDS_PER_BATCH;
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
             GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-            GJ_ARG_BUF(&dec->buf[BUF_STATES0 + cur]), GJ_ARG_BUF(&dec->buf[BUF_STATES1 - cur]),
-            GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]),
+            GJ_ARG_BUF(&dec->buf[BUF_STATES1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_STATES0 + cur]),
+            GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]),
             GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(slot),
+            GJ_ARG_U32(round),
         };
         if (slot == 0 &&
             (ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
             return ret;
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync_round", groups, HUFF_GROUP, a, 11)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
             return ret;
-        cur ^= 1;
         *final_states = BUF_STATES0 + (int)cur;
+        cur ^= 1;
+        if (round == 0) {
+            profile_mark(dec, ST_SPECULATE);
+            if (groups == 1)
+                return 0;
+            continue;
+        }
         dec->profile_rounds++;
-        if (slot == ROUNDS_PER_BATCH - 1 || round + 1 == dec->layout.max_chunks_per_segment) {
+        /* Rounds are queued in batches: looking at the change counts costs a round trip.
+         * Most scans converge in round 1 (round 2 confirms), so the first look is early. */
+        if (round == 2 || slot == ROUNDS_PER_BATCH - 1 || round + 1 == max_rounds) {
             if ((ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0,
                                           ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0 ||
                 (ret = dev->ops->finish(dev)) < 0)
                 return ret;
-            if (dec->counter_host[slot] == 0)
+            if (batch_converged(dec->counter_host, slot))
                 return 0;
         }
     }
@@ -384,7 +412,7 @@ static int prefix_sums(gj_jpeg_decoder *dec)
 
 static int decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged)
 {
-    int ret, states;
+    int ret, states = BUF_STATES0;
     gj_karg a[7];
 
     ret = gj_entropy_layout_scan(&dec->layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y),

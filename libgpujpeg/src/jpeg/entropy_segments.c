@@ -31,12 +31,13 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
     uint32_t cap = 0, n = 1;
     size_t i, o = 0;
 
-    if (size > e->bytes_cap) {
-        uint8_t *b = realloc(e->bytes, size);
+    /* Room for a zero-padded last word: the kernels read whole 32-bit words. */
+    if (size + 4 > e->bytes_cap) {
+        uint8_t *b = realloc(e->bytes, size + 4);
         if (!b)
             return GJ_ERROR_NOMEM;
         e->bytes = b;
-        e->bytes_cap = size;
+        e->bytes_cap = size + 4;
     }
     if (grow((void **)piece_start, &cap, 16, sizeof(**piece_start)) < 0)
         return GJ_ERROR_NOMEM;
@@ -70,6 +71,7 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
         i++;
     }
     e->num_bytes = o;
+    memset(e->bytes + o, 0, 4);
     *num_pieces = n;
     return 0;
 }

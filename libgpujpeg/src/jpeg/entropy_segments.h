@@ -12,7 +12,7 @@
 #include "kernels/jpeg_params.h"
 
 typedef struct gj_entropy_layout {
-    uint8_t *bytes;             /* unstuffed data of every segment, back to back */
+    uint8_t *bytes;             /* unstuffed data of every segment, back to back, then 4 zero bytes */
     size_t num_bytes, bytes_cap;
     gj_segment *segments;
     uint32_t num_segments, segments_cap;

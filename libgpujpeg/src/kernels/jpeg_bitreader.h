@@ -2,6 +2,7 @@
  * Bit reader over one entropy-coded segment whose byte stuffing was removed on the
  * host. Bits past the segment's end read as zeros, which is how libjpeg fills a
  * segment that ends early (T.81 F.2.2.5; libjpeg's jpeg_fill_bit_buffer).
+ * Bytes are fetched as aligned 32-bit words: the buffer is padded to a word.
  */
 #ifndef GJ_KERNELS_JPEG_BITREADER_H
 #define GJ_KERNELS_JPEG_BITREADER_H
@@ -9,29 +10,42 @@
 #include "common.h"
 
 typedef struct gj_bitreader {
-    GJ_GLOBAL const gj_u8 *bytes;   /* the segment's first byte */
-    gj_u32 byte_count;
-    gj_u32 next_byte;               /* next byte to load into the cache */
+    GJ_GLOBAL const gj_u32 *words;  /* the whole buffer, as words */
+    gj_u64 byte_end;                /* first byte past the segment */
+    gj_u64 next_byte;               /* next byte to load into the cache */
     gj_u64 cache;                   /* left-aligned unread bits */
     gj_u32 cached;                  /* how many bits of cache are valid */
     gj_u32 pos;                     /* bits consumed since the segment start */
 } gj_bitreader;
 
-GJ_FUNC void gj_br_refill(gj_bitreader *br)
+/* Loads the rest of the word holding next_byte (1..4 bytes) into the cache. */
+GJ_FUNC void gj_br_load_word(gj_bitreader *br)
 {
-    while (br->cached <= 56) {
-        gj_u64 b = br->next_byte < br->byte_count ? (gj_u64)br->bytes[br->next_byte] : 0;
+    gj_u64 at = br->next_byte;
+    gj_u32 skip = (gj_u32)(at & 3), n = 4 - skip, w, k;
+
+    w = at < br->byte_end ? br->words[at >> 2] : 0;
+    /* Little-endian word: byte i of the word is bits 8i..8i+7. */
+    for (k = 0; k < n; k++) {
+        gj_u64 b = at + k < br->byte_end ? (w >> (8 * (skip + k))) & 0xFF : 0;
         br->cache |= b << (56 - br->cached);
-        br->next_byte++;
         br->cached += 8;
     }
+    br->next_byte = at + n;
 }
 
-GJ_FUNC void gj_br_init(gj_bitreader *br, GJ_GLOBAL const gj_u8 *bytes, gj_u32 byte_count, gj_u32 bit_pos)
+GJ_FUNC void gj_br_refill(gj_bitreader *br)
 {
-    br->bytes = bytes;
-    br->byte_count = byte_count;
-    br->next_byte = bit_pos >> 3;
+    while (br->cached <= 32)
+        gj_br_load_word(br);
+}
+
+GJ_FUNC void gj_br_init(gj_bitreader *br, GJ_GLOBAL const gj_u32 *words, gj_u64 byte_start,
+                        gj_u32 byte_count, gj_u32 bit_pos)
+{
+    br->words = words;
+    br->byte_end = byte_start + byte_count;
+    br->next_byte = byte_start + (bit_pos >> 3);
     br->cache = 0;
     br->cached = 0;
     br->pos = bit_pos;

@@ -5,15 +5,20 @@
  * chunk_bits. Huffman codes self-synchronise (Weissenberger & Schmidt, ICPP 2018):
  * a decoder started at a chunk's first bit as if a block began there soon falls
  * onto the true codeword boundaries. So:
- *   1. gj_huff_sync_start: every chunk decodes speculatively from its first bit to
- *      the first symbol boundary at or past its end and records that end state;
- *   2. gj_huff_sync_round (queued by the host in batches until a round changes
- *      nothing): a chunk whose predecessor's end state changed re-decodes from it.
- *      A fixpoint means every end state equals the one a sequential decoder reaches;
+ *   1. gj_huff_sync, first pass: every chunk decodes speculatively from its first
+ *      bit to the first symbol boundary at or past its end; then, inside each
+ *      work-group, a chunk whose predecessor's end state changed re-decodes from
+ *      it, until nothing changes in the group (a fixpoint given the group's first
+ *      start);
+ *   2. gj_huff_sync, rounds (queued by the host until a round changes nothing):
+ *      a group whose predecessor group's last end state changed redoes step 1's
+ *      fixpoint from that state. A global fixpoint means every end state equals
+ *      the one a sequential decoder reaches;
  *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
  *      inside each segment (scan.h);
- *   4. gj_huff_decode_write: each chunk decodes from its true start state and writes
+ *   4. gj_huff_decode_write: each chunk decodes from its true start and writes
  *      its coefficients, with the DC predictor from the prefix sums.
+ * The scan's Huffman tables are copied to local memory by every work-group.
  * Decoding follows libjpeg-turbo exactly, including its handling of corrupt data:
  * an invalid code yields symbol 0 after 17 bits, runs past coefficient 63 land
  * on 63, and when a segment's data runs out the current MCU is finished with
@@ -40,7 +45,7 @@ GJ_FUNC gj_i32 gj_huff_extend(gj_u32 v, gj_u32 s)
 }
 
 /* Decodes one Huffman symbol (T.81 F.2.2.3 with a lookup table for short codes). */
-GJ_FUNC gj_u32 gj_huff_symbol(gj_bitreader *br, GJ_GLOBAL const gj_huff_table *t)
+GJ_FUNC gj_u32 gj_huff_symbol(gj_bitreader *br, GJ_LOCAL const gj_huff_table *t)
 {
     gj_u32 peek = gj_br_peek(br, 16);
     gj_u32 e = t->lookup[peek >> (16 - GJ_HUFF_LOOKUP_BITS)];
@@ -106,9 +111,9 @@ GJ_FUNC gj_u32 gj_huff_segment_complete(const gj_bitreader *br, GJ_GLOBAL const 
  * the MCU bound is reached, only padding bits remain, or the data ran out).
  * sums receives the blocks begun and per-component DC difference sums.
  */
-GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *bytes,
-                         GJ_GLOBAL const gj_segment *seg, gj_u32 limit, gj_u32 is_last,
-                         gj_huff_state *st, gj_i32 *sums, gj_huff_output *out)
+GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
+                         GJ_GLOBAL const gj_u32 *words, GJ_GLOBAL const gj_segment *seg, gj_u32 limit,
+                         gj_u32 is_last, gj_huff_state *st, gj_i32 *sums, gj_huff_output *out)
 {
     gj_bitreader br;
     gj_u64 byte_start = ((gj_u64)seg->bit_start_hi << 32 | seg->bit_start_lo) >> 3;
@@ -121,7 +126,7 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u
         sums[i] = 0;
     if (st->flags & GJ_STATE_DONE)
         return;
-    gj_br_init(&br, bytes + byte_start, seg->bit_count >> 3, st->bit);
+    gj_br_init(&br, words, byte_start, seg->bit_count >> 3, st->bit);
     if (out->write && zz != 0 && cur_block < out->block_limit) {
         block_ok = 1;
         block_off = gj_huff_block_offset(p, cur_block);
@@ -136,7 +141,7 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u
         if (!is_last && br.pos >= limit)
             break;
         if (zz == 0) {
-            gj_u32 cat = gj_huff_symbol(&br, &p->tables[s->dc_table]);
+            gj_u32 cat = gj_huff_symbol(&br, &tables[s->dc_table]);
             gj_i32 diff = gj_huff_extend(gj_br_get(&br, cat & 15), cat & 15);
             sums[0]++;
             sums[1 + s->comp] += diff;
@@ -148,7 +153,7 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u
             }
             zz = 1;
         } else {
-            gj_u32 rs = gj_huff_symbol(&br, &p->tables[s->ac_table]);
+            gj_u32 rs = gj_huff_symbol(&br, &tables[s->ac_table]);
             gj_u32 r = rs >> 4, sz = rs & 15;
             if (sz) {
                 gj_u32 k = zz + r;
@@ -184,92 +189,157 @@ GJ_FUNC void gj_huff_chunk_bounds(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL c
     *limit = (*local_index + 1) * p->chunk_bits;
 }
 
-GJ_FUNC void gj_huff_store(GJ_GLOBAL gj_huff_state *dst, const gj_huff_state *st)
+/* Every work-group copies the scan's tables into local memory first. */
+#define GJ_HUFF_GROUP 128
+
+GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables)
 {
-    dst->bit = st->bit;
-    dst->slot = st->slot;
-    dst->zz = st->zz;
-    dst->flags = st->flags;
+    GJ_GLOBAL const gj_u32 *src = (GJ_GLOBAL const gj_u32 *)p->tables;
+    GJ_LOCAL gj_u32 *dst = (GJ_LOCAL gj_u32 *)tables;
+    gj_u32 n = p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS, i;
+
+    for (i = gj_local_id(); i < n; i += gj_group_size())
+        dst[i] = src[i];
+    gj_barrier();
 }
 
-GJ_FUNC void gj_huff_store_sums(GJ_GLOBAL gj_i32 *dst, const gj_i32 *sums)
+GJ_FUNC gj_u32 gj_huff_state_equal(const gj_huff_state *a, const gj_huff_state *b)
 {
-    gj_u32 i;
-
-    for (i = 0; i < GJ_CHUNK_SUMS; i++)
-        dst[i] = sums[i];
+    return a->bit == b->bit && a->slot == b->slot && a->zz == b->zz && a->flags == b->flags;
 }
 
-/* Step 1: decode every chunk from its first bit, as if a block began there. */
-GJ_KERNEL gj_huff_sync_start(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *bytes,
-                             GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                             GJ_GLOBAL gj_huff_state *states, GJ_GLOBAL gj_i32 *sums_out)
+GJ_FUNC void gj_huff_state_load(gj_huff_state *dst, GJ_GLOBAL const gj_huff_state *src)
 {
-    gj_u32 chunk = (gj_u32)gj_global_id();
-    gj_u32 idx, limit, is_last;
-    gj_huff_state st;
-    gj_huff_output out;
+    dst->bit = src->bit;
+    dst->slot = src->slot;
+    dst->zz = src->zz;
+    dst->flags = src->flags;
+}
+
+GJ_FUNC void gj_huff_state_store(GJ_GLOBAL gj_huff_state *dst, const gj_huff_state *src)
+{
+    dst->bit = src->bit;
+    dst->slot = src->slot;
+    dst->zz = src->zz;
+    dst->flags = src->flags;
+}
+
+/* Decodes the chunk from *st (replaced by its end state) and stores its sums. */
+GJ_FUNC void gj_huff_sync_chunk(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
+                                GJ_GLOBAL const gj_u32 *words, GJ_GLOBAL const gj_segment *seg,
+                                gj_u32 chunk, gj_huff_state *st, GJ_GLOBAL gj_i32 *sums_out)
+{
+    gj_u32 idx, limit, is_last, i;
     gj_i32 sums[GJ_CHUNK_SUMS];
-    GJ_GLOBAL const gj_segment *seg;
+    gj_huff_output out;
 
-    if (chunk >= p->num_chunks)
-        return;
-    seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    st.bit = idx * p->chunk_bits;
-    st.slot = 0;
-    st.zz = 0;
-    st.flags = seg->present ? 0 : GJ_STATE_DONE;
     out.write = 0;
     out.first_block = 0;
-    gj_huff_run(p, bytes, seg, limit, is_last, &st, sums, &out);
-    gj_huff_store(&states[chunk], &st);
-    gj_huff_store_sums(&sums_out[(gj_u64)chunk * GJ_CHUNK_SUMS], sums);
-}
-
-GJ_FUNC gj_u32 gj_huff_state_differs(GJ_GLOBAL const gj_huff_state *a, const gj_huff_state *b)
-{
-    return a->bit != b->bit || a->slot != b->slot || a->zz != b->zz || a->flags != b->flags;
+    gj_huff_run(p, tables, words, seg, limit, is_last, st, sums, &out);
+    for (i = 0; i < GJ_CHUNK_SUMS; i++)
+        sums_out[(gj_u64)chunk * GJ_CHUNK_SUMS + i] = sums[i];
 }
 
 /*
- * Step 2, one round: chunks whose predecessor's end state changed in the previous
- * round (changed_in) re-decode from it; states_in -> states_out, marks changed_out
- * and counts changes in num_changed[round].
+ * Steps 1 and 2 (see the top of this file). round 0 is the speculative first pass;
+ * in later rounds a group works only when the end state of the chunk before it
+ * changed in the previous round (changed_in). Writes states_out and changed_out
+ * for every chunk, and counts in num_changed[counter] the groups whose last end
+ * state changed.
  */
-GJ_KERNEL gj_huff_sync_round(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *bytes,
-                             GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                             GJ_GLOBAL const gj_huff_state *states_in, GJ_GLOBAL gj_huff_state *states_out,
-                             GJ_GLOBAL const gj_u32 *changed_in, GJ_GLOBAL gj_u32 *changed_out,
-                             GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 round)
+GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
+                       GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
+                       GJ_GLOBAL const gj_huff_state *states_in, GJ_GLOBAL gj_huff_state *states_out,
+                       GJ_GLOBAL const gj_u32 *changed_in, GJ_GLOBAL gj_u32 *changed_out,
+                       GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 counter,
+                       gj_u32 round)
 {
-    gj_u32 chunk = (gj_u32)gj_global_id();
-    gj_u32 idx, limit, is_last;
-    gj_huff_state st;
-    gj_huff_output out;
-    gj_i32 sums[GJ_CHUNK_SUMS];
-    GJ_GLOBAL const gj_segment *seg;
+    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 l_bit[GJ_HUFF_GROUP], l_slot[GJ_HUFF_GROUP], l_zz[GJ_HUFF_GROUP];
+    GJ_LOCAL_DECL gj_u32 l_flags[GJ_HUFF_GROUP], l_changed[GJ_HUFF_GROUP];
+    GJ_LOCAL_DECL gj_u32 l_any, l_active;
+    gj_u32 t = gj_local_id(), first = gj_group_id() * GJ_HUFF_GROUP, chunk = first + t;
+    gj_u32 valid = chunk < p->num_chunks, seg_first = 0, changed = 0, idx, limit, is_last;
+    gj_huff_state st, old = { 0, 0, 0, 0 };
+    GJ_GLOBAL const gj_segment *seg = 0;
 
-    if (chunk >= p->num_chunks)
-        return;
-    seg = &segs[chunk_seg[chunk]];
-    gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    states_out[chunk] = states_in[chunk];
-    changed_out[chunk] = 0;
-    if (idx == 0 || !changed_in[chunk - 1])
-        return;
-    st.bit = states_in[chunk - 1].bit;
-    st.slot = states_in[chunk - 1].slot;
-    st.zz = states_in[chunk - 1].zz;
-    st.flags = states_in[chunk - 1].flags;
-    out.write = 0;
-    out.first_block = 0;
-    gj_huff_run(p, bytes, seg, limit, is_last, &st, sums, &out);
-    gj_huff_store_sums(&sums_out[(gj_u64)chunk * GJ_CHUNK_SUMS], sums);
-    if (gj_huff_state_differs(&states_in[chunk], &st)) {
-        gj_huff_store(&states_out[chunk], &st);
-        changed_out[chunk] = 1;
-        gj_atomic_add_u32(num_changed + round, 1u);
+    if (valid) {
+        seg = &segs[chunk_seg[chunk]];
+        gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+        seg_first = idx == 0;
+    }
+    if (t == 0) {
+        l_any = 0;
+        l_active = round == 0 || (first > 0 && !seg_first && changed_in[first - 1]);
+    }
+    /* Inactive groups run the same code without decoding: barriers stay uniform. */
+    gj_barrier();
+    gj_huff_load_tables(p, tables);
+    if (valid) {
+        if (round == 0) {
+            /* Speculation: a block begins at the chunk's first bit (exact for a segment's first chunk). */
+            st.bit = idx * p->chunk_bits;
+            st.slot = 0;
+            st.zz = 0;
+            st.flags = seg->present ? 0 : GJ_STATE_DONE;
+            gj_huff_sync_chunk(p, tables, words, seg, chunk, &st, sums_out);
+            changed = 1;
+        } else {
+            gj_huff_state_load(&old, &states_in[chunk]);
+            st = old;
+            if (t == 0 && l_active) {
+                gj_huff_state_load(&st, &states_in[chunk - 1]);
+                gj_huff_sync_chunk(p, tables, words, seg, chunk, &st, sums_out);
+                changed = !gj_huff_state_equal(&st, &old);
+            }
+        }
+        l_bit[t] = st.bit;
+        l_slot[t] = st.slot;
+        l_zz[t] = st.zz;
+        l_flags[t] = st.flags;
+    }
+    l_changed[t] = changed;
+    gj_barrier();
+    /* In-group rounds: a chunk re-decodes from its predecessor's end state when that changed. */
+    for (;;) {
+        gj_huff_state pred;
+        gj_u32 pred_changed = t > 0 && valid && !seg_first && l_changed[t - 1];
+        if (pred_changed) {
+            pred.bit = l_bit[t - 1];
+            pred.slot = l_slot[t - 1];
+            pred.zz = l_zz[t - 1];
+            pred.flags = l_flags[t - 1];
+        }
+        gj_barrier();
+        changed = 0;
+        if (pred_changed) {
+            gj_huff_state prev = st;
+            st = pred;
+            gj_huff_sync_chunk(p, tables, words, seg, chunk, &st, sums_out);
+            if (!gj_huff_state_equal(&st, &prev)) {
+                changed = 1;
+                l_bit[t] = st.bit;
+                l_slot[t] = st.slot;
+                l_zz[t] = st.zz;
+                l_flags[t] = st.flags;
+                l_any = 1;
+            }
+        }
+        l_changed[t] = changed;
+        gj_barrier();
+        if (!l_any)
+            break;
+        gj_barrier();
+        if (t == 0)
+            l_any = 0;
+    }
+    if (valid) {
+        gj_huff_state_store(&states_out[chunk], &st);
+        changed = round == 0 || !gj_huff_state_equal(&st, &old);
+        changed_out[chunk] = changed;
+        if (changed && (t == GJ_HUFF_GROUP - 1 || chunk + 1 == p->num_chunks))
+            gj_atomic_add_u32(num_changed + counter, 1u);
     }
 }
 
@@ -277,11 +347,12 @@ GJ_KERNEL gj_huff_sync_round(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
  * Step 4: decode every chunk from its true start and write coefficients.
  * offsets[chunk] holds the exclusive in-segment prefix sums of sums_out.
  */
-GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *bytes,
+GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                                GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                                GJ_GLOBAL const gj_huff_state *states, GJ_GLOBAL const gj_i32 *offsets,
                                GJ_GLOBAL gj_i16 *coefs)
 {
+    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     gj_u32 chunk = (gj_u32)gj_global_id();
     gj_u32 idx, limit, is_last, i;
     gj_huff_state st;
@@ -290,6 +361,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     GJ_GLOBAL const gj_segment *seg;
     GJ_GLOBAL const gj_i32 *off;
 
+    gj_huff_load_tables(p, tables);
     if (chunk >= p->num_chunks)
         return;
     seg = &segs[chunk_seg[chunk]];
@@ -300,10 +372,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         st.zz = 0;
         st.flags = seg->present ? 0 : GJ_STATE_DONE;
     } else {
-        st.bit = states[chunk - 1].bit;
-        st.slot = states[chunk - 1].slot;
-        st.zz = states[chunk - 1].zz;
-        st.flags = states[chunk - 1].flags;
+        gj_huff_state_load(&st, &states[chunk - 1]);
     }
     off = &offsets[(gj_u64)chunk * GJ_CHUNK_SUMS];
     out.coefs = coefs;
@@ -312,7 +381,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     out.block_limit = (seg->first_mcu + seg->mcu_count) * p->blocks_in_mcu;
     for (i = 0; i < 4; i++)
         out.dc_base[i] = off[1 + i];
-    gj_huff_run(p, bytes, seg, limit, is_last, &st, sums, &out);
+    gj_huff_run(p, tables, words, seg, limit, is_last, &st, sums, &out);
 }
 
 #endif /* GJ_KERNELS_JPEG_HUFFMAN_H */

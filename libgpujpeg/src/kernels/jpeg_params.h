@@ -17,18 +17,21 @@
     58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63, \
     63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 63 }
 
-/* Huffman decoding tables of one DC or AC table, built on the host. */
+/* Huffman decoding tables of one DC or AC table, built on the host; compact so a
+ * scan's tables fit in a work-group's local memory (copied as 32-bit words). */
 #define GJ_HUFF_LOOKUP_BITS 9
 typedef struct gj_huff_table {
     /* lookup[peek of GJ_HUFF_LOOKUP_BITS bits] = (code length << 8) | symbol; length 0:
      * the code is longer, use maxcode. */
-    gj_u32 lookup[1 << GJ_HUFF_LOOKUP_BITS];
+    gj_u16 lookup[1 << GJ_HUFF_LOOKUP_BITS];
     /* Canonical decoding (T.81 F.2.2.3): maxcode[l] is the largest code of length l
-     * (-1 if none), valptr[l] the index of its first symbol minus mincode[l]. */
+     * (-1 if none), valoffset[l] the index of its first symbol minus the first code. */
     gj_i32 maxcode[18];
     gj_i32 valoffset[18];
-    gj_u32 values[256];
+    gj_u8 values[256];
 } gj_huff_table;
+
+#define GJ_HUFF_TABLE_WORDS (sizeof(gj_huff_table) / 4)
 
 /* One block slot of an MCU: which component and tables. */
 typedef struct gj_mcu_slot {
@@ -47,13 +50,14 @@ typedef struct gj_mcu_slot {
 
 /* Everything the entropy kernels need to know about one scan. */
 typedef struct gj_scan_params {
+    gj_u32 num_tables;              /* distinct tables in tables[] */
     gj_u32 blocks_in_mcu;
     gj_u32 mcus_x;                  /* MCUs per row of the scan */
     gj_u32 total_mcus;
     gj_u32 num_segments;
     gj_u32 num_chunks;
     gj_u32 chunk_bits;
-    gj_u32 pad[2];
+    gj_u32 pad;
     gj_mcu_slot slots[GJ_MAX_SLOTS];
     /* Where each component's coefficient blocks start (in blocks) and its row pitch in blocks. */
     gj_u32 comp_block_offset[4];
