@@ -18,19 +18,27 @@ typedef struct gj_bitreader {
     gj_u32 pos;                     /* bits consumed since the segment start */
 } gj_bitreader;
 
-/* Loads the rest of the word holding next_byte (1..4 bytes) into the cache. */
+GJ_FUNC gj_u32 gj_bswap32(gj_u32 w)
+{
+    return (w >> 24) | ((w >> 8) & 0xFF00u) | ((w << 8) & 0xFF0000u) | (w << 24);
+}
+
+/*
+ * Loads the rest of the word holding next_byte (a whole word after the first
+ * load) into the cache; bytes past the segment read as zero. Needs cached <= 32.
+ */
 GJ_FUNC void gj_br_load_word(gj_bitreader *br)
 {
     gj_u64 at = br->next_byte;
-    gj_u32 skip = (gj_u32)(at & 3), n = 4 - skip, w, k;
+    gj_u32 skip = (gj_u32)(at & 3), n = 4 - skip;
+    gj_u32 w = at < br->byte_end ? gj_bswap32(br->words[at >> 2]) << (8 * skip) : 0;
 
-    w = at < br->byte_end ? br->words[at >> 2] : 0;
-    /* Little-endian word: byte i of the word is bits 8i..8i+7. */
-    for (k = 0; k < n; k++) {
-        gj_u64 b = at + k < br->byte_end ? (w >> (8 * (skip + k))) & 0xFF : 0;
-        br->cache |= b << (56 - br->cached);
-        br->cached += 8;
+    if (at + n > br->byte_end && w) {
+        gj_u32 valid = br->byte_end > at ? (gj_u32)(br->byte_end - at) : 0;
+        w = valid ? w & ~(0xFFFFFFFFu >> (8 * valid)) : 0;
     }
+    br->cache |= (gj_u64)w << (32 - br->cached);
+    br->cached += 8 * n;
     br->next_byte = at + n;
 }
 

@@ -66,14 +66,21 @@ GJ_FUNC gj_u32 gj_huff_symbol(gj_bitreader *br, GJ_LOCAL const gj_huff_table *t)
     return 0;
 }
 
-/* Where one decode run writes; block_base < 0 (as u32 all ones) means "do not write". */
+/* Where one decode run writes, and the DC predictors at its start. */
 typedef struct gj_huff_output {
     GJ_GLOBAL gj_i16 *coefs;
     gj_u32 write;
     gj_u32 first_block;         /* scan-relative index of the next block begun */
     gj_u32 block_limit;         /* blocks at or past this index are dropped */
-    gj_i32 dc_base[4];          /* DC predictors at the run's start */
+    gj_i32 dc_base0, dc_base1, dc_base2, dc_base3;
 } gj_huff_output;
+
+/* Per-component values live in scalars: a private array indexed at run time
+ * would go to (slow) local memory on GPUs. */
+GJ_FUNC gj_i32 gj_pick4(gj_u32 c, gj_i32 a, gj_i32 b, gj_i32 d, gj_i32 e)
+{
+    return c == 0 ? a : c == 1 ? b : c == 2 ? d : e;
+}
 
 GJ_FUNC gj_u64 gj_huff_block_offset(GJ_GLOBAL const gj_scan_params *p, gj_u32 block)
 {
@@ -112,72 +119,82 @@ GJ_FUNC gj_u32 gj_huff_segment_complete(const gj_bitreader *br, GJ_GLOBAL const 
  * sums receives the blocks begun and per-component DC difference sums.
  */
 GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
-                         GJ_GLOBAL const gj_u32 *words, GJ_GLOBAL const gj_segment *seg, gj_u32 limit,
-                         gj_u32 is_last, gj_huff_state *st, gj_i32 *sums, gj_huff_output *out)
+                         GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
+                         GJ_GLOBAL const gj_segment *seg, gj_u32 limit, gj_u32 is_last, gj_huff_state *st,
+                         gj_i32 *sums, gj_huff_output *out)
 {
     gj_bitreader br;
     gj_u64 byte_start = ((gj_u64)seg->bit_start_hi << 32 | seg->bit_start_lo) >> 3;
-    gj_u32 slot = st->slot, zz = st->zz, mcus = 0, starved = 0, i;
+    gj_u32 bit_count = seg->bit_count, blocks_in_mcu = p->blocks_in_mcu;
+    gj_u32 slot = st->slot, zz = st->zz, mcus = 0, starved = 0, blocks = 0, info;
     gj_u32 cur_block = out->first_block - 1;
+    gj_i32 dc0 = 0, dc1 = 0, dc2 = 0, dc3 = 0;
     gj_u64 block_off = 0;
     gj_u32 block_ok = 0;
 
-    for (i = 0; i < GJ_CHUNK_SUMS; i++)
-        sums[i] = 0;
-    if (st->flags & GJ_STATE_DONE)
-        return;
-    gj_br_init(&br, words, byte_start, seg->bit_count >> 3, st->bit);
-    if (out->write && zz != 0 && cur_block < out->block_limit) {
-        block_ok = 1;
-        block_off = gj_huff_block_offset(p, cur_block);
-    }
-    for (;;) {
-        GJ_GLOBAL const gj_mcu_slot *s = &p->slots[slot];
-
-        if (slot == 0 && zz == 0 && (starved || (is_last && gj_huff_segment_complete(&br, seg, mcus, cur_block, out)))) {
-            st->flags |= GJ_STATE_DONE;
-            break;
+    if (!(st->flags & GJ_STATE_DONE)) {
+        gj_br_init(&br, words, byte_start, bit_count >> 3, st->bit);
+        if (out->write && zz != 0 && cur_block < out->block_limit) {
+            block_ok = 1;
+            block_off = gj_huff_block_offset(p, cur_block);
         }
-        if (!is_last && br.pos >= limit)
-            break;
-        if (zz == 0) {
-            gj_u32 cat = gj_huff_symbol(&br, &tables[s->dc_table]);
-            gj_i32 diff = gj_huff_extend(gj_br_get(&br, cat & 15), cat & 15);
-            sums[0]++;
-            sums[1 + s->comp] += diff;
-            cur_block++;
-            block_ok = out->write && cur_block < out->block_limit;
-            if (block_ok) {
-                block_off = gj_huff_block_offset(p, cur_block);
-                out->coefs[block_off] = (gj_i16)(out->dc_base[s->comp] + sums[1 + s->comp]);
+        for (;;) {
+            if (slot == 0 && zz == 0 &&
+                (starved || (is_last && gj_huff_segment_complete(&br, seg, mcus, cur_block, out)))) {
+                st->flags |= GJ_STATE_DONE;
+                break;
             }
-            zz = 1;
-        } else {
-            gj_u32 rs = gj_huff_symbol(&br, &tables[s->ac_table]);
-            gj_u32 r = rs >> 4, sz = rs & 15;
-            if (sz) {
-                gj_u32 k = zz + r;
-                gj_i32 v = gj_huff_extend(gj_br_get(&br, sz), sz);
-                if (block_ok)
-                    out->coefs[block_off + gj_natural_order[k]] = (gj_i16)v;
-                zz = k + 1;
+            if (!is_last && br.pos >= limit)
+                break;
+            info = slot_info[slot];     /* component | DC table << 4 | AC table << 8 */
+            if (zz == 0) {
+                gj_u32 cat = gj_huff_symbol(&br, &tables[(info >> 4) & 15]) & 15, c = info & 15;
+                gj_i32 diff = gj_huff_extend(gj_br_get(&br, cat), cat);
+                dc0 += c == 0 ? diff : 0;
+                dc1 += c == 1 ? diff : 0;
+                dc2 += c == 2 ? diff : 0;
+                dc3 += c == 3 ? diff : 0;
+                blocks++;
+                cur_block++;
+                block_ok = out->write && cur_block < out->block_limit;
+                if (block_ok) {
+                    block_off = gj_huff_block_offset(p, cur_block);
+                    out->coefs[block_off] = (gj_i16)(gj_pick4(c, out->dc_base0 + dc0, out->dc_base1 + dc1,
+                                                              out->dc_base2 + dc2, out->dc_base3 + dc3));
+                }
+                zz = 1;
             } else {
-                zz = r == 15 ? zz + 16 : 64;
+                gj_u32 rs = gj_huff_symbol(&br, &tables[info >> 8]);
+                gj_u32 r = rs >> 4, sz = rs & 15;
+                if (sz) {
+                    gj_u32 k = zz + r;
+                    gj_i32 v = gj_huff_extend(gj_br_get(&br, sz), sz);
+                    if (block_ok)
+                        out->coefs[block_off + gj_natural_order[k]] = (gj_i16)v;
+                    zz = k + 1;
+                } else {
+                    zz = r == 15 ? zz + 16 : 64;
+                }
+            }
+            if (br.pos > bit_count)
+                starved = 1;
+            if (zz >= 64) {
+                zz = 0;
+                if (++slot == blocks_in_mcu) {
+                    slot = 0;
+                    mcus++;
+                }
             }
         }
-        if (br.pos > seg->bit_count)
-            starved = 1;
-        if (zz >= 64) {
-            zz = 0;
-            if (++slot == p->blocks_in_mcu) {
-                slot = 0;
-                mcus++;
-            }
-        }
+        st->bit = br.pos;
+        st->slot = slot;
+        st->zz = zz;
     }
-    st->bit = br.pos;
-    st->slot = slot;
-    st->zz = zz;
+    sums[0] = (gj_i32)blocks;
+    sums[1] = dc0;
+    sums[2] = dc1;
+    sums[3] = dc2;
+    sums[4] = dc3;
 }
 
 /* The chunk's segment, its index inside the segment, and where its run ends. */
@@ -192,7 +209,8 @@ GJ_FUNC void gj_huff_chunk_bounds(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL c
 /* Every work-group copies the scan's tables into local memory first. */
 #define GJ_HUFF_GROUP 128
 
-GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables)
+GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
+                                 GJ_LOCAL gj_u32 *slot_info)
 {
     GJ_GLOBAL const gj_u32 *src = (GJ_GLOBAL const gj_u32 *)p->tables;
     GJ_LOCAL gj_u32 *dst = (GJ_LOCAL gj_u32 *)tables;
@@ -200,6 +218,8 @@ GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_
 
     for (i = gj_local_id(); i < n; i += gj_group_size())
         dst[i] = src[i];
+    for (i = gj_local_id(); i < p->blocks_in_mcu; i += gj_group_size())
+        slot_info[i] = p->slots[i].comp | p->slots[i].dc_table << 4 | p->slots[i].ac_table << 8;
     gj_barrier();
 }
 
@@ -226,7 +246,7 @@ GJ_FUNC void gj_huff_state_store(GJ_GLOBAL gj_huff_state *dst, const gj_huff_sta
 
 /* Decodes the chunk from *st (replaced by its end state) and stores its sums. */
 GJ_FUNC void gj_huff_sync_chunk(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
-                                GJ_GLOBAL const gj_u32 *words, GJ_GLOBAL const gj_segment *seg,
+                                GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words, GJ_GLOBAL const gj_segment *seg,
                                 gj_u32 chunk, gj_huff_state *st, GJ_GLOBAL gj_i32 *sums_out)
 {
     gj_u32 idx, limit, is_last, i;
@@ -236,7 +256,7 @@ GJ_FUNC void gj_huff_sync_chunk(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL cons
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
     out.write = 0;
     out.first_block = 0;
-    gj_huff_run(p, tables, words, seg, limit, is_last, st, sums, &out);
+    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, st, sums, &out);
     for (i = 0; i < GJ_CHUNK_SUMS; i++)
         sums_out[(gj_u64)chunk * GJ_CHUNK_SUMS + i] = sums[i];
 }
@@ -256,6 +276,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                        gj_u32 round)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
     GJ_LOCAL_DECL gj_u32 l_bit[GJ_HUFF_GROUP], l_slot[GJ_HUFF_GROUP], l_zz[GJ_HUFF_GROUP];
     GJ_LOCAL_DECL gj_u32 l_flags[GJ_HUFF_GROUP], l_changed[GJ_HUFF_GROUP];
     GJ_LOCAL_DECL gj_u32 l_any, l_active;
@@ -275,7 +296,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     }
     /* Inactive groups run the same code without decoding: barriers stay uniform. */
     gj_barrier();
-    gj_huff_load_tables(p, tables);
+    gj_huff_load_tables(p, tables, slot_info);
     if (valid) {
         if (round == 0) {
             /* Speculation: a block begins at the chunk's first bit (exact for a segment's first chunk). */
@@ -283,14 +304,14 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
             st.slot = 0;
             st.zz = 0;
             st.flags = seg->present ? 0 : GJ_STATE_DONE;
-            gj_huff_sync_chunk(p, tables, words, seg, chunk, &st, sums_out);
+            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
             changed = 1;
         } else {
             gj_huff_state_load(&old, &states_in[chunk]);
             st = old;
             if (t == 0 && l_active) {
                 gj_huff_state_load(&st, &states_in[chunk - 1]);
-                gj_huff_sync_chunk(p, tables, words, seg, chunk, &st, sums_out);
+                gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
                 changed = !gj_huff_state_equal(&st, &old);
             }
         }
@@ -316,7 +337,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
         if (pred_changed) {
             gj_huff_state prev = st;
             st = pred;
-            gj_huff_sync_chunk(p, tables, words, seg, chunk, &st, sums_out);
+            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
             if (!gj_huff_state_equal(&st, &prev)) {
                 changed = 1;
                 l_bit[t] = st.bit;
@@ -353,15 +374,16 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
                                GJ_GLOBAL gj_i16 *coefs)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
     gj_u32 chunk = (gj_u32)gj_global_id();
-    gj_u32 idx, limit, is_last, i;
+    gj_u32 idx, limit, is_last;
     gj_huff_state st;
     gj_huff_output out;
     gj_i32 sums[GJ_CHUNK_SUMS];
     GJ_GLOBAL const gj_segment *seg;
     GJ_GLOBAL const gj_i32 *off;
 
-    gj_huff_load_tables(p, tables);
+    gj_huff_load_tables(p, tables, slot_info);
     if (chunk >= p->num_chunks)
         return;
     seg = &segs[chunk_seg[chunk]];
@@ -379,9 +401,11 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     out.write = 1;
     out.first_block = seg->first_mcu * p->blocks_in_mcu + (gj_u32)off[0];
     out.block_limit = (seg->first_mcu + seg->mcu_count) * p->blocks_in_mcu;
-    for (i = 0; i < 4; i++)
-        out.dc_base[i] = off[1 + i];
-    gj_huff_run(p, tables, words, seg, limit, is_last, &st, sums, &out);
+    out.dc_base0 = off[1];
+    out.dc_base1 = off[2];
+    out.dc_base2 = off[3];
+    out.dc_base3 = off[4];
+    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
 }
 
 #endif /* GJ_KERNELS_JPEG_HUFFMAN_H */
