@@ -107,6 +107,20 @@ static int ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
     return dec->dev->ops->buffer_create(dec->dev, size ? size : 16, b);
 }
 
+static void *layout_bytes_alloc(void *opaque, size_t size)
+{
+    gj_device *dev = opaque;
+
+    return dev->ops->host_alloc(dev, size);
+}
+
+static void layout_bytes_free(void *opaque, void *ptr)
+{
+    gj_device *dev = opaque;
+
+    dev->ops->host_free(dev, ptr);
+}
+
 int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
 {
     gj_jpeg_decoder *dec;
@@ -127,6 +141,9 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
         return GJ_ERROR_NOMEM;
     }
     dec->dev = dev;
+    dec->layout.bytes_alloc = layout_bytes_alloc;
+    dec->layout.bytes_free = layout_bytes_free;
+    dec->layout.bytes_opaque = dev;
     dec->chunk_bits = DEFAULT_CHUNK_BITS;
     dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) > 0;
     env = getenv("GJ_CHUNK_BITS");      /* for tuning runs of the benchmark */

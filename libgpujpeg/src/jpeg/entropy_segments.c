@@ -24,6 +24,16 @@ static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+static void free_bytes(gj_entropy_layout *e)
+{
+    if (e->bytes_free)
+        e->bytes_free(e->bytes_opaque, e->bytes);
+    else
+        free(e->bytes);
+    e->bytes = NULL;
+    e->bytes_cap = 0;
+}
+
 /* Copies the scan without its stuffed zero bytes; records where each RSTn-delimited piece starts. */
 static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32_t **piece_start,
                    uint8_t **piece_rst, uint32_t *num_pieces)
@@ -33,11 +43,13 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
 
     /* Room for a zero-padded last word: the kernels read whole 32-bit words. */
     if (size + 4 > e->bytes_cap) {
-        uint8_t *b = realloc(e->bytes, size + 4);
+        size_t cap = size + 4 + size / 4;
+        uint8_t *b = e->bytes_alloc ? e->bytes_alloc(e->bytes_opaque, cap) : malloc(cap);
         if (!b)
             return GJ_ERROR_NOMEM;
+        free_bytes(e);
         e->bytes = b;
-        e->bytes_cap = size + 4;
+        e->bytes_cap = cap;
     }
     if (grow((void **)piece_start, &cap, 16, sizeof(**piece_start)) < 0)
         return GJ_ERROR_NOMEM;
@@ -164,7 +176,8 @@ int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_j
 
 void gj_entropy_layout_free(gj_entropy_layout *e)
 {
-    free(e->bytes);
+    if (e->bytes)
+        free_bytes(e);
     free(e->segments);
     free(e->chunk_segment);
     memset(e, 0, sizeof(*e));

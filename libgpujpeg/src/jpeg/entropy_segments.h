@@ -20,6 +20,11 @@ typedef struct gj_entropy_layout {
     uint32_t num_chunks, chunks_cap;
     uint32_t max_chunks_per_segment;
     int damaged;                /* markers missing or out of order, or data cut short */
+    /* Allocator of `bytes` (NULL: malloc/free); the decoder gives page-locked memory
+     * so the upload runs at full speed. */
+    void *(*bytes_alloc)(void *opaque, size_t size);
+    void (*bytes_free)(void *opaque, void *ptr);
+    void *bytes_opaque;
 } gj_entropy_layout;
 
 /*
