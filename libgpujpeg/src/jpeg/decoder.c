@@ -18,7 +18,11 @@
 #define SCAN_LANES 5            /* kernels/scan.h GJ_SCAN_LANES == jpeg_huffman.h GJ_CHUNK_SUMS */
 #define HUFF_GROUP 128
 #define PIXEL_GROUP 256
-#define DEFAULT_CHUNK_BITS 512
+/* Chunk length: shorter chunks decode in parallel better, but 4:2:0 scans (6 blocks
+ * per MCU) take longer to synchronise, which costs more with short chunks
+ * (measured on an H200, doc/benchmarks.md). */
+#define CHUNK_BITS_FEW_BLOCKS 256
+#define CHUNK_BITS_MANY_BLOCKS 512
 /* Synchronisation rounds queued between two looks at whether they converged. */
 #define ROUNDS_PER_BATCH 8
 
@@ -49,7 +53,8 @@ struct gj_jpeg_decoder {
     gj_color_params color_params;
     uint16_t quant[4][64];
     gj_frame staging;                /* device picture for host-memory output */
-    uint32_t chunk_bits;
+    uint32_t chunk_bits;             /* of the scan being decoded */
+    uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
     uint32_t *counter_host;         /* ROUNDS_PER_BATCH change counts */
 };
 
@@ -103,7 +108,8 @@ static int ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
     if (b->handle)
         dec->dev->ops->buffer_destroy(dec->dev, b);
     memset(b, 0, sizeof(*b));
-    size += size / 4;   /* headroom so slowly growing streams do not reallocate every frame */
+    /* Exact sizes: a stream of equal frames allocates once, and the peak stays within
+     * the output, the coefficients and about a byte per pixel. */
     return dec->dev->ops->buffer_create(dec->dev, size ? size : 16, b);
 }
 
@@ -144,11 +150,11 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     dec->layout.bytes_alloc = layout_bytes_alloc;
     dec->layout.bytes_free = layout_bytes_free;
     dec->layout.bytes_opaque = dev;
-    dec->chunk_bits = DEFAULT_CHUNK_BITS;
+
     dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) > 0;
     env = getenv("GJ_CHUNK_BITS");      /* for tuning runs of the benchmark */
     if (env && atoi(env) >= 64 && atoi(env) <= (1 << 20))
-        dec->chunk_bits = (uint32_t)atoi(env);
+        dec->chunk_bits_override = (uint32_t)atoi(env);
     *out = dec;
     return 0;
 }
@@ -422,7 +428,7 @@ static int prefix_sums(gj_jpeg_decoder *dec)
         return ret;
     if (groups == 1)
         return 0;
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_carries", 1, 1, a2, 4)) < 0)
+    if ((ret = gj_dev_launch(dev, "gj_seg_scan_carries", 1, SCAN_GROUP, a2, 4)) < 0)
         return ret;
     return gj_dev_launch(dev, "gj_seg_scan_add", groups, SCAN_GROUP, a3, 4);
 }
@@ -432,6 +438,8 @@ static int decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_
     int ret, states = BUF_STATES0;
     gj_karg a[7];
 
+    dec->chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
+                      scan->blocks_in_mcu <= 4 ? CHUNK_BITS_FEW_BLOCKS : CHUNK_BITS_MANY_BLOCKS;
     ret = gj_entropy_layout_scan(&dec->layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y),
                                  dec->chunk_bits);
     if (ret < 0)

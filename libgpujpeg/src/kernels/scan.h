@@ -2,7 +2,7 @@
  * Segmented exclusive prefix sums over per-chunk records of GJ_SCAN_LANES i32
  * lanes. A segment is a run of chunks with the same seg_of[] value; sums restart
  * at every segment. Three kernels: per-group scan, carries across groups (one
- * thread: groups are few), carry add.
+ * work-group), carry add.
  */
 #ifndef GJ_KERNELS_SCAN_H
 #define GJ_KERNELS_SCAN_H
@@ -57,25 +57,50 @@ GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 
     }
 }
 
-/* carry[g]: what the segment open at group g's start had summed before it. */
+/*
+ * carry[g]: what the segment open at group g's start had summed before it. One
+ * work-group of GJ_SCAN_GROUP threads walks the group totals a tile at a time.
+ */
 GJ_KERNEL gj_seg_scan_carries(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u32 *aggr_head,
                               gj_u32 groups, GJ_GLOBAL gj_i32 *carry)
 {
-    gj_i32 c[GJ_SCAN_LANES];
-    gj_u32 g, l;
+    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
+    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
+    GJ_LOCAL_DECL gj_i32 run[GJ_SCAN_LANES];
+    gj_u32 t = gj_local_id(), base, d, l;
 
-    if (gj_global_id() != 0)
-        return;
-    for (l = 0; l < GJ_SCAN_LANES; l++) {
-        c[l] = 0;
-        carry[l] = 0;
+    if (t < GJ_SCAN_LANES) {
+        run[t] = 0;
+        carry[t] = 0;
     }
-    for (g = 1; g < groups; g++) {
-        for (l = 0; l < GJ_SCAN_LANES; l++) {
-            gj_i32 a = aggr[(gj_u64)(g - 1) * GJ_SCAN_LANES + l];
-            c[l] = aggr_head[g - 1] ? a : c[l] + a;
-            carry[(gj_u64)g * GJ_SCAN_LANES + l] = c[l];
+    for (base = 0; base < groups; base += GJ_SCAN_GROUP) {
+        gj_u32 i = base + t;
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            val[l][t] = i < groups ? aggr[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
+        flag[t] = i < groups ? aggr_head[i] : 0;
+        gj_barrier();
+        for (d = 1; d < GJ_SCAN_GROUP; d <<= 1) {
+            gj_i32 add[GJ_SCAN_LANES];
+            gj_u32 f = flag[t], take = t >= d && !f;
+            gj_u32 fprev = t >= d ? flag[t - d] : 0;
+            for (l = 0; l < GJ_SCAN_LANES; l++)
+                add[l] = take ? val[l][t - d] : 0;
+            gj_barrier();
+            for (l = 0; l < GJ_SCAN_LANES; l++)
+                val[l][t] += add[l];
+            flag[t] = f | fprev;
+            gj_barrier();
         }
+        /* Totals up to group i, with what the tiles before carried in. */
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            val[l][t] += flag[t] ? 0 : run[l];
+        if (i + 1 < groups)
+            for (l = 0; l < GJ_SCAN_LANES; l++)
+                carry[(gj_u64)(i + 1) * GJ_SCAN_LANES + l] = val[l][t];
+        gj_barrier();
+        if (t < GJ_SCAN_LANES)
+            run[t] = val[t][GJ_SCAN_GROUP - 1];
+        gj_barrier();
     }
 }
 
