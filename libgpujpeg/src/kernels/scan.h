@@ -17,24 +17,16 @@ GJ_FUNC gj_u32 gj_scan_is_head(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i)
     return i == 0 || seg_of[i] != seg_of[i - 1];
 }
 
-/* Group-local segmented exclusive scan of `in` into `out`; group totals into aggr. */
-GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
-                             GJ_GLOBAL gj_i32 *out, GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head)
+/*
+ * In-place segmented inclusive scan of the work-group's values (Hillis-Steele):
+ * (fa, va) + (fb, vb) = (fa | fb, fb ? vb : va + vb). Afterwards flag[t] tells
+ * whether a head lies at or before t. Starts and ends with a barrier.
+ */
+GJ_FUNC void gj_seg_scan_local(GJ_LOCAL gj_i32 (*val)[GJ_SCAN_GROUP], GJ_LOCAL gj_u32 *flag, gj_u32 t)
 {
-    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
-    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
-    gj_u32 t = gj_local_id(), g = gj_group_id();
-    gj_u32 i = g * GJ_SCAN_GROUP + t, d, l;
-    gj_i32 mine[GJ_SCAN_LANES];
-    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
+    gj_u32 d, l;
 
-    for (l = 0; l < GJ_SCAN_LANES; l++) {
-        mine[l] = i < n ? in[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
-        val[l][t] = mine[l];
-    }
-    flag[t] = head;
     gj_barrier();
-    /* Hillis-Steele: (fa, va) + (fb, vb) = (fa | fb, fb ? vb : va + vb) */
     for (d = 1; d < GJ_SCAN_GROUP; d <<= 1) {
         gj_i32 add[GJ_SCAN_LANES];
         gj_u32 f = flag[t], take = t >= d && !f;
@@ -47,6 +39,25 @@ GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 
         flag[t] = f | fprev;
         gj_barrier();
     }
+}
+
+/* Group-local segmented exclusive scan of `in` into `out`; group totals into aggr. */
+GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
+                             GJ_GLOBAL gj_i32 *out, GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head)
+{
+    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
+    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
+    gj_u32 t = gj_local_id(), g = gj_group_id();
+    gj_u32 i = g * GJ_SCAN_GROUP + t, l;
+    gj_i32 mine[GJ_SCAN_LANES];
+    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
+
+    for (l = 0; l < GJ_SCAN_LANES; l++) {
+        mine[l] = i < n ? in[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
+        val[l][t] = mine[l];
+    }
+    flag[t] = head;
+    gj_seg_scan_local(val, flag, t);
     if (i < n)
         for (l = 0; l < GJ_SCAN_LANES; l++)
             out[(gj_u64)i * GJ_SCAN_LANES + l] = head ? 0 : val[l][t] - mine[l];
@@ -67,7 +78,7 @@ GJ_KERNEL gj_seg_scan_carries(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u
     GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
     GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
     GJ_LOCAL_DECL gj_i32 run[GJ_SCAN_LANES];
-    gj_u32 t = gj_local_id(), base, d, l;
+    gj_u32 t = gj_local_id(), base, l;
 
     if (t < GJ_SCAN_LANES) {
         run[t] = 0;
@@ -78,19 +89,7 @@ GJ_KERNEL gj_seg_scan_carries(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u
         for (l = 0; l < GJ_SCAN_LANES; l++)
             val[l][t] = i < groups ? aggr[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
         flag[t] = i < groups ? aggr_head[i] : 0;
-        gj_barrier();
-        for (d = 1; d < GJ_SCAN_GROUP; d <<= 1) {
-            gj_i32 add[GJ_SCAN_LANES];
-            gj_u32 f = flag[t], take = t >= d && !f;
-            gj_u32 fprev = t >= d ? flag[t - d] : 0;
-            for (l = 0; l < GJ_SCAN_LANES; l++)
-                add[l] = take ? val[l][t - d] : 0;
-            gj_barrier();
-            for (l = 0; l < GJ_SCAN_LANES; l++)
-                val[l][t] += add[l];
-            flag[t] = f | fprev;
-            gj_barrier();
-        }
+        gj_seg_scan_local(val, flag, t);
         /* Totals up to group i, with what the tiles before carried in. */
         for (l = 0; l < GJ_SCAN_LANES; l++)
             val[l][t] += flag[t] ? 0 : run[l];
