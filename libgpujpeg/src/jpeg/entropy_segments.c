@@ -88,13 +88,45 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
     return 0;
 }
 
-/* Segment k expects to be preceded by RST((k-1) mod 8); a different number means
- * segments were lost in between (libjpeg's resynchronisation does the same guess). */
+static void assign_piece(gj_entropy_layout *e, uint32_t seg, const uint32_t *piece_start, uint32_t num_pieces,
+                         uint32_t p)
+{
+    uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)e->num_bytes;
+
+    e->segments[seg].bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
+    e->segments[seg].bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
+    e->segments[seg].bit_count = (end - piece_start[p]) * 8;
+    e->segments[seg].present = 1;
+}
+
+enum { RESYNC_TAKE = 1, RESYNC_SKIP = 2, RESYNC_KEEP = 3 };
+
+/*
+ * libjpeg's jpeg_resync_to_restart: what to do with marker `rst` (-1: not a
+ * restart marker, e.g. EOI or the end of the file) when RST`desired` is due.
+ * TAKE: use the data after it; SKIP: drop that data and look at the next marker;
+ * KEEP: leave the marker for a later restart, the segment stays empty (grey).
+ */
+static int resync_action(int rst, uint32_t desired)
+{
+    if (rst < 0)
+        return RESYNC_KEEP;
+    if ((uint32_t)rst == ((desired + 1) & 7) || (uint32_t)rst == ((desired + 2) & 7))
+        return RESYNC_KEEP;
+    if ((uint32_t)rst == ((desired - 1) & 7) || (uint32_t)rst == ((desired - 2) & 7))
+        return RESYNC_SKIP;
+    return RESYNC_TAKE;     /* the desired marker, or one too far away to tell */
+}
+
+/*
+ * Assigns the RSTn-delimited pieces to the restart intervals the way libjpeg reads
+ * them: after interval k it expects RST(k mod 8) and resynchronises on anything else.
+ */
 static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
                         const uint32_t *piece_start, const uint8_t *piece_rst, uint32_t num_pieces)
 {
     uint32_t interval = scan->restart_interval ? (uint32_t)scan->restart_interval : total_mcus;
-    uint32_t nseg = interval ? (total_mcus + interval - 1) / interval : 0, k, p, seg = 0;
+    uint32_t nseg = interval ? (total_mcus + interval - 1) / interval : 0, k, p = 0;
 
     if (grow((void **)&e->segments, &e->segments_cap, nseg ? nseg : 1, sizeof(*e->segments)) < 0)
         return GJ_ERROR_NOMEM;
@@ -103,32 +135,31 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
         e->segments[k].first_mcu = k * interval;
         e->segments[k].mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
     }
+    e->num_segments = nseg;
     if (!scan->restart_interval && num_pieces > 1) {
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: RST marker in a scan without restart interval; "
                "the data after it is ignored");
         e->damaged = 1;
         num_pieces = 1;
     }
-    for (p = 0; p < num_pieces && seg < nseg; p++) {
-        uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)e->num_bytes;
-        if (p > 0) {
-            uint32_t skip = (piece_rst[p] - (seg - 1)) & 7;
-            if (skip) {
+    if (!nseg)
+        return 0;
+    assign_piece(e, 0, piece_start, num_pieces, 0);
+    for (k = 0; k + 1 < nseg; k++) {
+        for (;;) {
+            int rst = p + 1 < num_pieces ? piece_rst[p + 1] : -1;
+            int action = resync_action(rst, k & 7);
+            if (rst != (int)(k & 7))
                 e->damaged = 1;
-                seg += skip;
-                if (seg >= nseg)
-                    break;
+            if (action == RESYNC_SKIP) {
+                p++;
+                continue;
             }
+            if (action == RESYNC_TAKE)
+                assign_piece(e, k + 1, piece_start, num_pieces, ++p);
+            break;
         }
-        e->segments[seg].bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
-        e->segments[seg].bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
-        e->segments[seg].bit_count = (end - piece_start[p]) * 8;
-        e->segments[seg].present = 1;
-        seg++;
     }
-    if (num_pieces < nseg || seg < nseg)
-        e->damaged = 1;
-    e->num_segments = nseg;
     return 0;
 }
 
