@@ -91,37 +91,22 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
             if (r < 0)
                 return -1;
             o->device = v;
-        } else if ((r = bench_option_value(argc, argv, &i, "--iters", &v)) != 0) {
-            if (r < 0 || bench_parse_int("--iters", v, 1, &o->iters) < 0)
-                return -1;
-        } else if ((r = bench_option_value(argc, argv, &i, "--seconds", &v)) != 0) {
-            if (r < 0 || bench_parse_seconds("--seconds", v, &o->seconds) < 0)
+        } else if ((r = bench_common_option(argc, argv, &i, &o->iters, &o->seconds)) != 0) {
+            if (r < 0)
                 return -1;
         } else if ((r = bench_option_value(argc, argv, &i, "--batch", &v)) != 0) {
             if (r < 0 || bench_parse_int("--batch", v, 1, &o->batch) < 0)
                 return -1;
         } else if ((r = bench_option_value(argc, argv, &i, "--format", &v)) != 0) {
-            if (r < 0)
+            int rgb;
+            if (r < 0 || bench_parse_format(v, &rgb) < 0)
                 return -1;
-            if (!strcmp(v, "planar")) {
-                o->format = GJ_PIX_FMT_NONE;
-            } else if (!strcmp(v, "rgb24")) {
-                o->format = GJ_PIX_FMT_RGB24;
-            } else {
-                fprintf(stderr, "--format: expected planar or rgb24, got '%s'\n", v);
-                return -1;
-            }
+            o->format = rgb ? GJ_PIX_FMT_RGB24 : GJ_PIX_FMT_NONE;
         } else {
-            fprintf(stderr, "unknown option '%s'\n", argv[i]);
-            return -1;
+            break;
         }
     }
-    if (i == argc) {
-        fprintf(stderr, "no input files\n");
-        return -1;
-    }
-    *first_file = i;
-    return 0;
+    return bench_options_end(argc, argv, i, first_file);
 }
 
 /* The CUDA ordinal of the device that `spec` names: the index-th CUDA device listed. */

@@ -147,11 +147,8 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
         if ((r = bench_option_value(argc, argv, &i, "--device", &v)) != 0) {
             if (r < 0 || bench_parse_int("--device", v, 0, &o->device) < 0)
                 return -1;
-        } else if ((r = bench_option_value(argc, argv, &i, "--iters", &v)) != 0) {
-            if (r < 0 || bench_parse_int("--iters", v, 1, &o->iters) < 0)
-                return -1;
-        } else if ((r = bench_option_value(argc, argv, &i, "--seconds", &v)) != 0) {
-            if (r < 0 || bench_parse_seconds("--seconds", v, &o->seconds) < 0)
+        } else if ((r = bench_common_option(argc, argv, &i, &o->iters, &o->seconds)) != 0) {
+            if (r < 0)
                 return -1;
         } else if ((r = bench_option_value(argc, argv, &i, "--batch", &v)) != 0) {
             if (r < 0 || bench_parse_int("--batch", v, 1, &o->batch) < 0)
@@ -160,25 +157,13 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
             if (r < 0 || parse_modes(v, o) < 0)
                 return -1;
         } else if ((r = bench_option_value(argc, argv, &i, "--format", &v)) != 0) {
-            if (r < 0)
+            if (r < 0 || bench_parse_format(v, &o->rgb) < 0)
                 return -1;
-            if (!strcmp(v, "planar") || !strcmp(v, "rgb24")) {
-                o->rgb = !strcmp(v, "rgb24");
-            } else {
-                fprintf(stderr, "--format: expected planar or rgb24, got '%s'\n", v);
-                return -1;
-            }
         } else {
-            fprintf(stderr, "unknown option '%s'\n", argv[i]);
-            return -1;
+            break;
         }
     }
-    if (i == argc) {
-        fprintf(stderr, "no input files\n");
-        return -1;
-    }
-    *first_file = i;
-    return 0;
+    return bench_options_end(argc, argv, i, first_file);
 }
 
 /* Allocates r->n output images in device memory for the picture in data. */

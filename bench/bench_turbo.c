@@ -155,26 +155,17 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
             usage();
             exit(0);
         }
-        if ((r = bench_option_value(argc, argv, &i, "--iters", &v)) != 0) {
-            if (r < 0 || bench_parse_int("--iters", v, 1, &o->iters) < 0)
-                return -1;
-        } else if ((r = bench_option_value(argc, argv, &i, "--seconds", &v)) != 0) {
-            if (r < 0 || bench_parse_seconds("--seconds", v, &o->seconds) < 0)
+        if ((r = bench_common_option(argc, argv, &i, &o->iters, &o->seconds)) != 0) {
+            if (r < 0)
                 return -1;
         } else if ((r = bench_option_value(argc, argv, &i, "--threads", &v)) != 0) {
             if (r < 0 || bench_parse_int("--threads", v, 1, &o->threads) < 0)
                 return -1;
         } else {
-            fprintf(stderr, "unknown option '%s'\n", argv[i]);
-            return -1;
+            break;
         }
     }
-    if (i == argc) {
-        fprintf(stderr, "no input files\n");
-        return -1;
-    }
-    *first_file = i;
-    return 0;
+    return bench_options_end(argc, argv, i, first_file);
 }
 
 static void bench_single(const options *o, const char *path, const uint8_t *data, size_t size,

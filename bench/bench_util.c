@@ -260,3 +260,39 @@ void bench_print_failure(const char *path, const bench_jpeg_desc *desc, const ch
     printf(" failed: %s\n", why);
     fflush(stdout);
 }
+
+int bench_common_option(int argc, char **argv, int *i, int *iters, double *seconds)
+{
+    const char *v;
+    int r;
+
+    if ((r = bench_option_value(argc, argv, i, "--iters", &v)) != 0)
+        return r < 0 || bench_parse_int("--iters", v, 1, iters) < 0 ? -1 : 1;
+    if ((r = bench_option_value(argc, argv, i, "--seconds", &v)) != 0)
+        return r < 0 || bench_parse_seconds("--seconds", v, seconds) < 0 ? -1 : 1;
+    return 0;
+}
+
+int bench_parse_format(const char *value, int *rgb)
+{
+    if (strcmp(value, "planar") && strcmp(value, "rgb24")) {
+        fprintf(stderr, "--format: expected planar or rgb24, got '%s'\n", value);
+        return -1;
+    }
+    *rgb = !strcmp(value, "rgb24");
+    return 0;
+}
+
+int bench_options_end(int argc, char **argv, int i, int *first_file)
+{
+    if (i < argc && argv[i][0] == '-') {
+        fprintf(stderr, "unknown option '%s'\n", argv[i]);
+        return -1;
+    }
+    if (i == argc) {
+        fprintf(stderr, "no input files\n");
+        return -1;
+    }
+    *first_file = i;
+    return 0;
+}

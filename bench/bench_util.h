@@ -53,6 +53,17 @@ int bench_parse_int(const char *option, const char *value, int min, int *out);
 /* Parses a positive number of seconds; prints the reason and returns -1. */
 int bench_parse_seconds(const char *option, const char *value, double *out);
 
+/* --iters N and --seconds S, which every benchmark takes: 1 if argv[*i] was one of
+ * them, 0 if not, -1 (reason printed) on a bad value. */
+int bench_common_option(int argc, char **argv, int *i, int *iters, double *seconds);
+
+/* --format planar|rgb24: *rgb = 1 for rgb24; -1 (reason printed) otherwise. */
+int bench_parse_format(const char *value, int *rgb);
+
+/* Ends option parsing at argv[i]: an unknown option or no input file is an error
+ * (-1, reason printed); else *first_file = i. */
+int bench_options_end(int argc, char **argv, int i, int *first_file);
+
 /* Sorts ms[0..n) and fills r: median and minimum divided by images_per_sample,
  * images/s from the median. */
 void bench_stats(double *ms, int n, int images_per_sample, bench_result *r);

@@ -15,8 +15,8 @@ EXTRA_DIST += \
 TEST_PNM = tests/tools/pnm.c tests/tools/pnm.h
 
 check_PROGRAMS += tests/tools/make_image tests/tools/jpeg_edit tests/tools/image_compare
-tests_tools_make_image_SOURCES = tests/tools/make_image.c $(TEST_PNM)
-tests_tools_jpeg_edit_SOURCES = tests/tools/jpeg_edit.c
+tests_tools_make_image_SOURCES = tests/tools/make_image.c tests/tools/rng.h $(TEST_PNM)
+tests_tools_jpeg_edit_SOURCES = tests/tools/jpeg_edit.c tests/tools/rng.h
 tests_tools_image_compare_SOURCES = tests/tools/image_compare.c $(TEST_PNM) \
 	tests/tools/png_load.c tests/tools/png_load.h
 tests_tools_image_compare_CFLAGS = $(AM_CFLAGS) $(PNG_CFLAGS)

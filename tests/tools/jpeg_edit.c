@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rng.h"
 
 #define MAX_ITEMS 4096
 #define DATA (-1)   /* an item of entropy-coded (or stray) bytes, not a segment */
@@ -226,15 +227,6 @@ static void move_item(int from, int before)
     items[before] = it;
 }
 
-static unsigned long long rng_state;
-
-static unsigned rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
 
 static void flip(unsigned seed, int count)
 {

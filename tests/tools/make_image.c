@@ -15,17 +15,8 @@
 #include <string.h>
 
 #include "pnm.h"
+#include "rng.h"
 
-static unsigned long long rng_state;
-
-/* xorshift64*: tiny, fast and the same everywhere (unlike rand()). */
-static unsigned rng_next(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (unsigned)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
 
 static int sample(const char *pattern, int x, int y, int c, int w, int h, int seed)
 {

@@ -88,15 +88,46 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
     return 0;
 }
 
-static void assign_piece(gj_entropy_layout *e, uint32_t seg, const uint32_t *piece_start, uint32_t num_pieces,
-                         uint32_t p)
+/* Appends restart interval k with the data of piece p. */
+static void add_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus,
+                        const uint32_t *piece_start, uint32_t num_pieces, uint32_t p)
 {
+    gj_segment *seg = &e->segments[e->num_segments++];
     uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)e->num_bytes;
 
-    e->segments[seg].bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
-    e->segments[seg].bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
-    e->segments[seg].bit_count = (end - piece_start[p]) * 8;
-    e->segments[seg].present = 1;
+    memset(seg, 0, sizeof(*seg));
+    seg->first_mcu = k * interval;
+    seg->mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
+    seg->bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
+    seg->bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
+    seg->bit_count = (end - piece_start[p]) * 8;
+    seg->present = 1;
+}
+
+/* Appends restart interval k with no data: libjpeg decodes its first MCU from zero bits. */
+static void add_empty_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus)
+{
+    gj_segment *seg = &e->segments[e->num_segments++];
+
+    memset(seg, 0, sizeof(*seg));
+    seg->first_mcu = k * interval;
+    seg->mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
+    seg->present = 1;
+}
+
+/*
+ * When libjpeg leaves a marker unread at the end of interval k, the next interval
+ * reads no data; its first MCU is still decoded (from zero bits) unless the data
+ * had already run out, i.e. unless interval k got no data itself or the file ends
+ * there (a truncated scan).
+ */
+static int keep_decodes_one_mcu(const gj_entropy_layout *e, uint32_t k, uint32_t interval, int rst, int truncated)
+{
+    const gj_segment *last = e->num_segments ? &e->segments[e->num_segments - 1] : NULL;
+
+    if (rst < 0 && truncated)
+        return 0;
+    return last && last->first_mcu == k * interval && last->bit_count > 0;
 }
 
 enum { RESYNC_TAKE = 1, RESYNC_SKIP = 2, RESYNC_KEEP = 3 };
@@ -121,6 +152,8 @@ static int resync_action(int rst, uint32_t desired)
 /*
  * Assigns the RSTn-delimited pieces to the restart intervals the way libjpeg reads
  * them: after interval k it expects RST(k mod 8) and resynchronises on anything else.
+ * Only intervals that get data become segments: the others stay zero (grey), so a
+ * small file declaring a huge picture costs no host memory per interval.
  */
 static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
                         const uint32_t *piece_start, const uint8_t *piece_rst, uint32_t num_pieces)
@@ -128,14 +161,7 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
     uint32_t interval = scan->restart_interval ? (uint32_t)scan->restart_interval : total_mcus;
     uint32_t nseg = interval ? (total_mcus + interval - 1) / interval : 0, k, p = 0;
 
-    if (grow((void **)&e->segments, &e->segments_cap, nseg ? nseg : 1, sizeof(*e->segments)) < 0)
-        return GJ_ERROR_NOMEM;
-    memset(e->segments, 0, sizeof(*e->segments) * (nseg ? nseg : 1));
-    for (k = 0; k < nseg; k++) {
-        e->segments[k].first_mcu = k * interval;
-        e->segments[k].mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
-    }
-    e->num_segments = nseg;
+    e->num_segments = 0;
     if (!scan->restart_interval && num_pieces > 1) {
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: RST marker in a scan without restart interval; "
                "the data after it is ignored");
@@ -144,21 +170,31 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
     }
     if (!nseg)
         return 0;
-    assign_piece(e, 0, piece_start, num_pieces, 0);
+    /* At most one segment per piece, plus one empty one after each. */
+    if (grow((void **)&e->segments, &e->segments_cap, 2 * num_pieces < nseg ? 2 * num_pieces : nseg,
+             sizeof(*e->segments)) < 0)
+        return GJ_ERROR_NOMEM;
+    add_segment(e, 0, interval, total_mcus, piece_start, num_pieces, 0);
     for (k = 0; k + 1 < nseg; k++) {
+        int rst = -1;
         for (;;) {
-            int rst = p + 1 < num_pieces ? piece_rst[p + 1] : -1;
-            int action = resync_action(rst, k & 7);
-            if (rst != (int)(k & 7))
-                e->damaged = 1;
+            int action;
+            rst = p + 1 < num_pieces ? piece_rst[p + 1] : -1;
+            action = resync_action(rst, k & 7);
             if (action == RESYNC_SKIP) {
                 p++;
                 continue;
             }
             if (action == RESYNC_TAKE)
-                assign_piece(e, k + 1, piece_start, num_pieces, ++p);
+                add_segment(e, k + 1, interval, total_mcus, piece_start, num_pieces, ++p);
+            else if (keep_decodes_one_mcu(e, k, interval, rst, scan->truncated))
+                add_empty_segment(e, k + 1, interval, total_mcus);
             break;
         }
+        if (rst != (int)(k & 7))
+            e->damaged = 1;
+        if (rst < 0 && !(e->num_segments && e->segments[e->num_segments - 1].first_mcu == (k + 1) * interval))
+            break;      /* no data left: every later interval stays grey */
     }
     return 0;
 }
