@@ -1,0 +1,234 @@
+/* Entropy decoding of a scan on the GPU: layout, synchronisation rounds, prefix sums, writing. */
+#include <string.h>
+
+#include "jpeg/decoder_private.h"
+#include "jpeg/huffman_tables.h"
+#include "log.h"
+
+/* The index of the decoding table for spec in p->tables, building it on first use. */
+static int table_index(gj_scan_params *p, const gj_huffman_spec **specs, int *is_ac,
+                       const gj_huffman_spec *spec, int ac)
+{
+    uint32_t i;
+    int ret;
+
+    for (i = 0; i < p->num_tables; i++)
+        if (is_ac[i] == ac && specs[i]->count == spec->count && !memcmp(specs[i]->bits, spec->bits, 17) &&
+            !memcmp(specs[i]->values, spec->values, (size_t)spec->count))
+            return (int)i;
+    if ((ret = gj_huffman_table_build(spec, ac, &p->tables[i])) < 0)
+        return ret;
+    specs[i] = spec;
+    is_ac[i] = ac;
+    p->num_tables = i + 1;
+    return (int)i;
+}
+
+static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
+{
+    const gj_jpeg_stream *s = &dec->stream;
+    gj_scan_params *p = dec->scan_params;
+    const gj_huffman_spec *specs[GJ_MAX_SCAN_TABLES];
+    int is_ac[GJ_MAX_SCAN_TABLES];
+    uint32_t offset = 0, n = 0;
+    int i, h, v;
+
+    memset(p, 0, sizeof(*p));
+    for (i = 0; i < s->num_components; i++) {
+        p->comp_block_offset[i] = offset;
+        p->comp_blocks_w[i] = (uint32_t)s->comp[i].blocks_w;
+        offset += (uint32_t)(s->comp[i].blocks_w * s->comp[i].blocks_h);
+    }
+    for (i = 0; i < scan->num_components; i++) {
+        const gj_jpeg_component *c = &s->comp[scan->comp[i]];
+        int bw = scan->num_components == 1 ? 1 : c->h, bh = scan->num_components == 1 ? 1 : c->v;
+
+        int dc = table_index(p, specs, is_ac, &scan->dc[i], 0), ac = table_index(p, specs, is_ac, &scan->ac[i], 1);
+        if (dc < 0 || ac < 0)
+            return dc < 0 ? dc : ac;
+        for (v = 0; v < bh; v++) {
+            for (h = 0; h < bw; h++, n++) {
+                p->slots[n].comp = (uint32_t)scan->comp[i];
+                p->slots[n].dc_table = (uint32_t)dc;
+                p->slots[n].ac_table = (uint32_t)ac;
+                p->slots[n].block_x = (uint32_t)h;
+                p->slots[n].block_y = (uint32_t)v;
+                p->slots[n].mcu_bw = (uint32_t)bw;
+                p->slots[n].mcu_bh = (uint32_t)bh;
+            }
+        }
+    }
+    p->blocks_in_mcu = n;
+    p->mcus_x = (uint32_t)scan->mcus_x;
+    p->total_mcus = (uint32_t)scan->mcus_x * (uint32_t)scan->mcus_y;
+    p->num_segments = dec->layout.num_segments;
+    p->num_chunks = dec->layout.num_chunks;
+    p->chunk_bits = dec->chunk_bits;
+    return 0;
+}
+
+/* The scan's bytes as whole words, the way the kernels read them. */
+static size_t padded_bytes(const gj_entropy_layout *e)
+{
+    return (e->num_bytes + 4) & ~(size_t)3;
+}
+
+static int upload_scan(gj_jpeg_decoder *dec)
+{
+    gj_device *dev = dec->dev;
+    const gj_entropy_layout *e = &dec->layout;
+    size_t nch = e->num_chunks, groups = gj_jpeg_groups(nch, SCAN_GROUP);
+    int ret;
+
+    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_SCAN_PARAMS, sizeof(gj_scan_params))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_BYTES, padded_bytes(e))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_SEGMENTS, e->num_segments * sizeof(gj_segment))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_CHUNK_SEG, nch * sizeof(uint32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_STATES0, nch * sizeof(gj_huff_state))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_STATES1, nch * sizeof(gj_huff_state))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_CHANGED0, nch * sizeof(uint32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_CHANGED1, nch * sizeof(uint32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_SUMS, nch * SCAN_LANES * sizeof(int32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_OFFSETS, nch * SCAN_LANES * sizeof(int32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR_HEAD, groups * sizeof(uint32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_CARRY, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_COUNTER, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
+        return ret;
+    if ((ret = dev->ops->upload(dev, &dec->buf[BUF_SCAN_PARAMS], 0, dec->scan_params, sizeof(gj_scan_params))) < 0 ||
+        (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, padded_bytes(e))) < 0 ||
+        (ret = dev->ops->upload(dev, &dec->buf[BUF_SEGMENTS], 0, e->segments,
+                                e->num_segments * sizeof(gj_segment))) < 0)
+        return ret;
+    return dev->ops->upload(dev, &dec->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, nch * sizeof(uint32_t));
+}
+
+/* A round that changed no group's last end state ends the synchronisation. */
+static int batch_converged(const uint32_t *counts, uint32_t last_slot)
+{
+    uint32_t k;
+
+    for (k = 0; k <= last_slot; k++)
+        if (counts[k] == 0)
+            return 1;
+    return 0;
+}
+
+/* Steps 1-2 of kernels/jpeg_huffman.h: speculative decode with in-group fixpoints,
+ * then rounds across groups until one changes nothing. */
+static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
+{
+    gj_device *dev = dec->dev;
+    size_t nch = dec->layout.num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
+    uint32_t round, cur = 0;
+    /* Each round makes at least one more group exact, so this many always suffice. */
+    uint32_t max_rounds = (uint32_t)gj_jpeg_groups(dec->layout.max_chunks_per_segment, HUFF_GROUP) + 1;
+    int ret;
+
+    for (round = 0; round < max_rounds; round++) {
+        uint32_t slot = round % ROUNDS_PER_BATCH;
+        gj_karg a[] = {
+            GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
+            GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
+            GJ_ARG_BUF(&dec->buf[BUF_STATES1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_STATES0 + cur]),
+            GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]),
+            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(slot),
+            GJ_ARG_U32(round),
+        };
+        if (slot == 0 &&
+            (ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
+            return ret;
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
+            return ret;
+        *final_states = BUF_STATES0 + (int)cur;
+        cur ^= 1;
+        if (round == 0) {
+            gj_jpeg_profile_mark(dec, ST_SPECULATE);
+            if (groups == 1)
+                return 0;
+            continue;
+        }
+        dec->profile_rounds++;
+        /* Rounds are queued in batches: looking at the change counts costs a round trip.
+         * Most scans converge in round 1 (round 2 confirms), so the first look is early. */
+        if (round == 2 || slot == ROUNDS_PER_BATCH - 1 || round + 1 == max_rounds) {
+            if ((ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0,
+                                          ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0 ||
+                (ret = dev->ops->finish(dev)) < 0)
+                return ret;
+            if (batch_converged(dec->counter_host, slot))
+                return 0;
+        }
+    }
+    return 0;
+}
+
+/* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums. */
+static int prefix_sums(gj_jpeg_decoder *dec)
+{
+    gj_device *dev = dec->dev;
+    uint32_t nch = dec->layout.num_chunks;
+    size_t groups = gj_jpeg_groups(nch, SCAN_GROUP);
+    int ret;
+    gj_karg a1[] = {
+        GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
+        GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]), GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]),
+    };
+    gj_karg a2[] = {
+        GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
+        GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
+    };
+    gj_karg a3[] = {
+        GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
+        GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
+    };
+
+    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 6)) < 0)
+        return ret;
+    if (groups == 1)
+        return 0;
+    if ((ret = gj_dev_launch(dev, "gj_seg_scan_carries", 1, SCAN_GROUP, a2, 4)) < 0)
+        return ret;
+    return gj_dev_launch(dev, "gj_seg_scan_add", groups, SCAN_GROUP, a3, 4);
+}
+
+int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged)
+{
+    int ret, states = BUF_STATES0;
+    gj_karg a[7];
+
+    dec->chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
+                      scan->blocks_in_mcu <= 4 ? CHUNK_BITS_FEW_BLOCKS : CHUNK_BITS_MANY_BLOCKS;
+    ret = gj_entropy_layout_scan(&dec->layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y),
+                                 dec->chunk_bits);
+    if (ret < 0)
+        return ret;
+    *damaged |= dec->layout.damaged;
+    if ((ret = fill_scan_params(dec, scan)) < 0)
+        return ret;
+    gj_jpeg_profile_mark(dec, ST_LAYOUT);
+    if ((ret = upload_scan(dec)) < 0)
+        return ret;
+    gj_jpeg_profile_mark(dec, ST_UPLOAD);
+    if ((ret = synchronise_chunks(dec, &states)) < 0)
+        return ret;
+    gj_jpeg_profile_mark(dec, ST_SYNC);
+    if ((ret = prefix_sums(dec)) < 0)
+        return ret;
+    gj_jpeg_profile_mark(dec, ST_PREFIX);
+    a[0] = GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]);
+    a[1] = GJ_ARG_BUF(&dec->buf[BUF_BYTES]);
+    a[2] = GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]);
+    a[3] = GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]);
+    a[4] = GJ_ARG_BUF(&dec->buf[states]);
+    a[5] = GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]);
+    a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
+    ret = gj_dev_launch(dec->dev, "gj_huff_decode_write", gj_jpeg_groups(dec->layout.num_chunks, HUFF_GROUP),
+                        HUFF_GROUP, a, 7);
+    if (ret < 0)
+        return ret;
+    /* The host arrays are rewritten by the next scan: wait until their uploads are done. */
+    ret = dec->dev->ops->finish(dec->dev);
+    gj_jpeg_profile_mark(dec, ST_WRITE);
+    return ret;
+}

@@ -1,0 +1,149 @@
+/* Pixels on the GPU: dequantisation + IDCT, upsampling and colour conversion. */
+#include <string.h>
+
+#include "jpeg/decoder_private.h"
+#include "log.h"
+
+/* libjpeg-turbo's upsampling choice for one component (jdsample.c jinit_upsampler). */
+int gj_jpeg_upsample_method(const gj_jpeg_stream *s, int c, uint32_t *fx, uint32_t *fy)
+{
+    const gj_jpeg_component *comp = &s->comp[c];
+
+    if (s->hmax % comp->h || s->vmax % comp->v)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: fractional sampling (component %d is %dx%d, "
+                       "maximum %dx%d) cannot be converted to RGB", comp->id, comp->h, comp->v, s->hmax, s->vmax);
+    *fx = (uint32_t)(s->hmax / comp->h);
+    *fy = (uint32_t)(s->vmax / comp->v);
+    if (*fx == 1 && *fy == 1)
+        return GJ_UPSAMPLE_FULL;
+    if (*fx == 2 && *fy == 1 && comp->width > 2)
+        return GJ_UPSAMPLE_H2V1;
+    if (*fx == 2 && *fy == 2 && comp->width > 2)
+        return GJ_UPSAMPLE_H2V2;
+    if (*fx == 1 && *fy == 2)
+        return GJ_UPSAMPLE_H1V2;
+    return GJ_UPSAMPLE_REPLICATE;
+}
+
+size_t gj_jpeg_coef_blocks(const gj_jpeg_stream *s)
+{
+    size_t n = 0;
+    int i;
+
+    for (i = 0; i < s->num_components; i++)
+        n += (size_t)s->comp[i].blocks_w * (size_t)s->comp[i].blocks_h;
+    return n;
+}
+
+plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i)
+{
+    plane_ref r;
+
+    memset(&r, 0, sizeof(r));
+    r.buf.handle = (uintptr_t)f->data[i];
+    r.offset = f->memory == GJ_MEMORY_OPENCL ? f->offset[i] : 0;
+    r.pitch = (uint32_t)f->linesize[i];
+    /* The extent the plane covers, which the backends check copies against. */
+    r.buf.size = r.offset + (size_t)r.pitch * (size_t)gj_frame_plane_height(f->format, i, f->height);
+    return r;
+}
+
+static int launch_idct(gj_jpeg_decoder *dec, int c, const plane_ref *dst, uint32_t w, uint32_t h)
+{
+    const gj_jpeg_stream *s = &dec->stream;
+    const gj_jpeg_component *comp = &s->comp[c];
+    uint64_t block_offset = 0;
+    uint32_t nbx = (w + 7) / 8, nby = (h + 7) / 8;
+    int i;
+
+    for (i = 0; i < c; i++)
+        block_offset += (uint64_t)s->comp[i].blocks_w * (uint64_t)s->comp[i].blocks_h;
+    {
+        gj_karg a[] = {
+            GJ_ARG_BUF(&dec->buf[BUF_COEFS]), GJ_ARG_U64(block_offset), GJ_ARG_U32(comp->blocks_w),
+            GJ_ARG_BUF(&dec->buf[BUF_QUANT]), GJ_ARG_U32(c), GJ_ARG_U32(nbx), GJ_ARG_U32(nby),
+            GJ_ARG_BUF(&dst->buf), GJ_ARG_U64(dst->offset), GJ_ARG_U32(dst->pitch), GJ_ARG_U32(w), GJ_ARG_U32(h),
+        };
+        return gj_dev_launch(dec->dev, "gj_jpeg_idct", gj_jpeg_groups((size_t)nbx * nby, HUFF_GROUP), HUFF_GROUP, a, 12);
+    }
+}
+
+/* Planar output: the IDCT writes the cropped planes of the frame directly. */
+int gj_jpeg_write_planar(gj_jpeg_decoder *dec, const gj_frame *out)
+{
+    const gj_jpeg_stream *s = &dec->stream;
+    int p, ret;
+
+    for (p = 0; p < s->num_components; p++) {
+        /* gbrp stores G, B, R: component (p + 1) % 3 goes to plane p. */
+        int c = out->format == GJ_PIX_FMT_GBRP ? (p + 1) % 3 : p;
+        plane_ref dst = gj_jpeg_frame_plane(out, p);
+        ret = launch_idct(dec, c, &dst, (uint32_t)s->comp[c].width, (uint32_t)s->comp[c].height);
+        if (ret < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static int color_out_format(enum gj_pixel_format f)
+{
+    switch (f) {
+    case GJ_PIX_FMT_RGBA: return GJ_COLOR_OUT_RGBA;
+    case GJ_PIX_FMT_BGRA: return GJ_COLOR_OUT_BGRA;
+    case GJ_PIX_FMT_GRAY8: return GJ_COLOR_OUT_GRAY;
+    default: return GJ_COLOR_OUT_RGB24;
+    }
+}
+
+/* Packed output: IDCT into whole component planes, then upsample + convert. */
+int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
+{
+    const gj_jpeg_stream *s = &dec->stream;
+    gj_color_params *cp = &dec->color_params;
+    uint64_t offset = 0;
+    int c, ret;
+    plane_ref dst = gj_jpeg_frame_plane(out, 0);
+
+    memset(cp, 0, sizeof(*cp));
+    cp->width = (uint32_t)s->width;
+    cp->height = (uint32_t)s->height;
+    cp->out_format = (uint32_t)color_out_format(out->format);
+    cp->color_space = (uint32_t)s->color_space;
+    cp->num_comps = (uint32_t)s->num_components;
+    for (c = 0; c < s->num_components; c++) {
+        cp->method[c] = (uint32_t)gj_jpeg_upsample_method(s, c, &cp->fx[c], &cp->fy[c]);
+        cp->comp_w[c] = (uint32_t)s->comp[c].width;
+        cp->comp_h[c] = (uint32_t)s->comp[c].height;
+        cp->pitch[c] = (uint32_t)s->comp[c].width;
+        cp->offset_lo[c] = (uint32_t)offset;
+        cp->offset_hi[c] = (uint32_t)(offset >> 32);
+        offset += (uint64_t)s->comp[c].width * (uint64_t)s->comp[c].height;
+    }
+    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_PLANES, offset)) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_COLOR_PARAMS, sizeof(*cp))) < 0 ||
+        (ret = dec->dev->ops->upload(dec->dev, &dec->buf[BUF_COLOR_PARAMS], 0, cp, sizeof(*cp))) < 0)
+        return ret;
+    for (c = 0; c < s->num_components; c++) {
+        plane_ref plane = { dec->buf[BUF_PLANES], (uint64_t)cp->offset_hi[c] << 32 | cp->offset_lo[c], cp->pitch[c] };
+        if ((ret = launch_idct(dec, c, &plane, cp->comp_w[c], cp->comp_h[c])) < 0)
+            return ret;
+    }
+    {
+        gj_karg a[] = {
+            GJ_ARG_BUF(&dec->buf[BUF_COLOR_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_PLANES]),
+            GJ_ARG_BUF(&dst.buf), GJ_ARG_U64(dst.offset), GJ_ARG_U32(dst.pitch),
+        };
+        return gj_dev_launch(dec->dev, "gj_jpeg_color", gj_jpeg_groups((size_t)cp->width * cp->height, PIXEL_GROUP),
+                             PIXEL_GROUP, a, 5);
+    }
+}
+
+int gj_jpeg_upload_quant(gj_jpeg_decoder *dec)
+{
+    int c;
+
+    memset(dec->quant, 0, sizeof(dec->quant));
+    for (c = 0; c < dec->stream.num_components; c++)
+        memcpy(dec->quant[c], dec->stream.comp[c].quant, sizeof(dec->quant[c]));
+    return dec->dev->ops->upload(dec->dev, &dec->buf[BUF_QUANT], 0, dec->quant, sizeof(dec->quant));
+}

@@ -1,0 +1,89 @@
+/*
+ * The JPEG decoder's shared state, between decoder.c (API, buffers, frames),
+ * decode_entropy.c (Huffman decoding on the GPU) and decode_pixels.c (IDCT,
+ * upsampling and colour conversion). Not part of the public API.
+ */
+#ifndef GJ_JPEG_DECODER_PRIVATE_H
+#define GJ_JPEG_DECODER_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/device.h"
+#include "jpeg/entropy_segments.h"
+#include "jpeg/markers.h"
+#include "kernels/jpeg_params.h"
+
+#define SCAN_GROUP 256          /* kernels/scan.h GJ_SCAN_GROUP */
+#define SCAN_LANES 5            /* kernels/scan.h GJ_SCAN_LANES == jpeg_huffman.h GJ_CHUNK_SUMS */
+#define HUFF_GROUP 128
+#define PIXEL_GROUP 256
+/* Chunk length: shorter chunks decode in parallel better, but 4:2:0 scans (6 blocks
+ * per MCU) take longer to synchronise, which costs more with short chunks
+ * (measured on an H200, doc/benchmarks.md). */
+#define CHUNK_BITS_FEW_BLOCKS 256
+#define CHUNK_BITS_MANY_BLOCKS 512
+/* Synchronisation rounds queued between two looks at whether they converged. */
+#define ROUNDS_PER_BATCH 8
+
+/* Device buffers kept across frames; each is reallocated only when a frame needs more. */
+enum {
+    BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES0, BUF_STATES1,
+    BUF_CHANGED0, BUF_CHANGED1, BUF_SUMS, BUF_OFFSETS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY,
+    BUF_COUNTER, BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
+};
+
+/* Stage timing for tuning (GJ_PROFILE=1): each mark waits for the device. */
+enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_SPECULATE, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
+
+struct gj_jpeg_decoder {
+    gj_device *dev;
+    int profile;
+    double profile_last;
+    double profile_ms[ST_COUNT];
+    uint32_t profile_rounds;
+    gj_buffer buf[BUF_COUNT];
+    gj_jpeg_stream stream;
+    gj_entropy_layout layout;
+    /* Host copies of what is uploaded: they must live until the queue has run. */
+    gj_scan_params *scan_params;
+    gj_color_params color_params;
+    uint16_t quant[4][64];
+    gj_frame staging;                /* device picture for host-memory output */
+    uint32_t chunk_bits;             /* of the scan being decoded */
+    uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
+    uint32_t *counter_host;          /* ROUNDS_PER_BATCH change counts */
+};
+
+/* A plane of an output frame as a device buffer and a byte offset. */
+typedef struct plane_ref {
+    gj_buffer buf;
+    uint64_t offset;
+    uint32_t pitch;
+} plane_ref;
+
+/* Work-groups of `group` threads that cover `threads`. */
+static inline size_t gj_jpeg_groups(size_t threads, size_t group)
+{
+    return (threads + group - 1) / group;
+}
+
+/* decoder.c */
+void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage);
+int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size);
+
+/* decode_entropy.c: decodes one scan's coefficients into BUF_COEFS; *damaged is set
+ * when its data was cut short or its restart markers were wrong. */
+int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged);
+
+/* decode_pixels.c */
+size_t gj_jpeg_coef_blocks(const gj_jpeg_stream *s);   /* 8x8 blocks of all components */
+int gj_jpeg_upsample_method(const gj_jpeg_stream *s, int c, uint32_t *fx, uint32_t *fy);
+plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i);
+int gj_jpeg_upload_quant(gj_jpeg_decoder *dec);
+/* The native planar format: the IDCT writes the frame's cropped planes directly. */
+int gj_jpeg_write_planar(gj_jpeg_decoder *dec, const gj_frame *out);
+/* Packed formats and gray: IDCT into component planes, then upsample + convert. */
+int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out);
+
+#endif /* GJ_JPEG_DECODER_PRIVATE_H */
