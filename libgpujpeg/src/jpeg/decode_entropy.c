@@ -144,7 +144,9 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
         cur ^= 1;
         if (round == 0) {
             gj_jpeg_profile_mark(dec, ST_SPECULATE);
-            if (groups == 1)
+            /* One group, or segments of one chunk each (restart markers every few MCUs):
+             * every chunk started exactly, nothing to propagate. */
+            if (groups == 1 || dec->layout.max_chunks_per_segment == 1)
                 return 0;
             continue;
         }
