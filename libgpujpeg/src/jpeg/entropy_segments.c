@@ -43,13 +43,13 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
 
     /* Room for a zero-padded last word: the kernels read whole 32-bit words. */
     if (size + 4 > e->bytes_cap) {
-        size_t cap = size + 4 + size / 4;
-        uint8_t *b = e->bytes_alloc ? e->bytes_alloc(e->bytes_opaque, cap) : malloc(cap);
+        size_t bytes_cap = size + 4 + size / 4;
+        uint8_t *b = e->bytes_alloc ? e->bytes_alloc(e->bytes_opaque, bytes_cap) : malloc(bytes_cap);
         if (!b)
             return GJ_ERROR_NOMEM;
         free_bytes(e);
         e->bytes = b;
-        e->bytes_cap = cap;
+        e->bytes_cap = bytes_cap;
     }
     if (grow((void **)piece_start, &cap, 16, sizeof(**piece_start)) < 0)
         return GJ_ERROR_NOMEM;
@@ -57,18 +57,17 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
     if (!*piece_rst)
         return GJ_ERROR_NOMEM;
     (*piece_start)[0] = 0;
-    for (i = 0; i < size; i++) {
-        const uint8_t *ff;
-        size_t run;
-
+    i = 0;
+    while (i < size) {
         /* Bulk-copy up to the next 0xFF. */
-        ff = memchr(src + i, 0xFF, size - i);
-        run = ff ? (size_t)(ff - (src + i)) : size - i;
+        const uint8_t *ff = memchr(src + i, 0xFF, size - i);
+        size_t run = ff ? (size_t)(ff - (src + i)) : size - i;
+
         memcpy(e->bytes + o, src + i, run);
         o += run;
         i += run;
-        if (i >= size || i + 1 >= size)
-            break;
+        if (i + 1 >= size)
+            break;      /* no 0xFF left, or one that starts a marker cut off by the file's end */
         if (src[i + 1] == 0x00) {
             e->bytes[o++] = 0xFF;
         } else {    /* RSTn: a new piece starts here */
@@ -80,7 +79,7 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
             (*piece_rst)[n] = src[i + 1] & 7;
             (*piece_start)[n++] = (uint32_t)o;
         }
-        i++;
+        i += 2;
     }
     e->num_bytes = o;
     memset(e->bytes + o, 0, 4);
