@@ -24,20 +24,19 @@ static int table_index(gj_scan_params *p, const gj_huffman_spec **specs, int *is
     return (int)i;
 }
 
-static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
+static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, uint32_t chunk_bits)
 {
     const gj_jpeg_stream *s = &dec->stream;
     gj_scan_params *p = dec->scan_params;
     const gj_huffman_spec *specs[GJ_MAX_SCAN_TABLES];
     int is_ac[GJ_MAX_SCAN_TABLES];
-    uint32_t offset = 0, n = 0;
+    uint32_t n = 0;
     int i, h, v;
 
     memset(p, 0, sizeof(*p));
     for (i = 0; i < s->num_components; i++) {
-        p->comp_block_offset[i] = offset;
+        p->comp_block_offset[i] = (uint32_t)gj_jpeg_block_offset(s, i);
         p->comp_blocks_w[i] = (uint32_t)s->comp[i].blocks_w;
-        offset += (uint32_t)(s->comp[i].blocks_w * s->comp[i].blocks_h);
     }
     for (i = 0; i < scan->num_components; i++) {
         const gj_jpeg_component *c = &s->comp[scan->comp[i]];
@@ -60,10 +59,8 @@ static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
     }
     p->blocks_in_mcu = n;
     p->mcus_x = (uint32_t)scan->mcus_x;
-    p->total_mcus = (uint32_t)scan->mcus_x * (uint32_t)scan->mcus_y;
-    p->num_segments = dec->layout.num_segments;
     p->num_chunks = dec->layout.num_chunks;
-    p->chunk_bits = dec->chunk_bits;
+    p->chunk_bits = chunk_bits;
     return 0;
 }
 
@@ -196,17 +193,16 @@ static int prefix_sums(gj_jpeg_decoder *dec)
 
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged)
 {
+    uint32_t chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
+                          scan->blocks_in_mcu <= 4 ? CHUNK_BITS_FEW_BLOCKS : CHUNK_BITS_MANY_BLOCKS;
     int ret, states = BUF_STATES0;
     gj_karg a[7];
 
-    dec->chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
-                      scan->blocks_in_mcu <= 4 ? CHUNK_BITS_FEW_BLOCKS : CHUNK_BITS_MANY_BLOCKS;
-    ret = gj_entropy_layout_scan(&dec->layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y),
-                                 dec->chunk_bits);
+    ret = gj_entropy_layout_scan(&dec->layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), chunk_bits);
     if (ret < 0)
         return ret;
     *damaged |= dec->layout.damaged;
-    if ((ret = fill_scan_params(dec, scan)) < 0)
+    if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_LAYOUT);
     if ((ret = upload_scan(dec)) < 0)

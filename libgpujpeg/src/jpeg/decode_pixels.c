@@ -25,13 +25,13 @@ int gj_jpeg_upsample_method(const gj_jpeg_stream *s, int c, uint32_t *fx, uint32
     return GJ_UPSAMPLE_REPLICATE;
 }
 
-size_t gj_jpeg_coef_blocks(const gj_jpeg_stream *s)
+uint64_t gj_jpeg_block_offset(const gj_jpeg_stream *s, int c)
 {
-    size_t n = 0;
+    uint64_t n = 0;
     int i;
 
-    for (i = 0; i < s->num_components; i++)
-        n += (size_t)s->comp[i].blocks_w * (size_t)s->comp[i].blocks_h;
+    for (i = 0; i < c; i++)
+        n += (uint64_t)s->comp[i].blocks_w * (uint64_t)s->comp[i].blocks_h;
     return n;
 }
 
@@ -52,12 +52,9 @@ static int launch_idct(gj_jpeg_decoder *dec, int c, const plane_ref *dst, uint32
 {
     const gj_jpeg_stream *s = &dec->stream;
     const gj_jpeg_component *comp = &s->comp[c];
-    uint64_t block_offset = 0;
+    uint64_t block_offset = gj_jpeg_block_offset(s, c);
     uint32_t nbx = (w + 7) / 8, nby = (h + 7) / 8;
-    int i;
 
-    for (i = 0; i < c; i++)
-        block_offset += (uint64_t)s->comp[i].blocks_w * (uint64_t)s->comp[i].blocks_h;
     {
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_COEFS]), GJ_ARG_U64(block_offset), GJ_ARG_U32(comp->blocks_w),

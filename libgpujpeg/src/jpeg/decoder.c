@@ -138,6 +138,11 @@ static int is_planar(enum gj_pixel_format f)
            f == GJ_PIX_FMT_GBRP;
 }
 
+/*
+ * Resolves the requested format (NONE: native planar). The native planar format
+ * is written by the IDCT directly; packed formats and gray from colour go through
+ * upsampling and colour conversion; other planar formats are refused.
+ */
 static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *format)
 {
     enum gj_pixel_format native = gj_jpeg_native_format(s);
@@ -149,19 +154,18 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: no planar pixel format holds this %d-component "
                            "JPEG's sampling; decode to rgb24, rgba or bgra instead", s->num_components);
         *format = native;
-        return 0;
     }
-    if (is_planar(*format) && !(*format == GJ_PIX_FMT_GRAY8 && native != GJ_PIX_FMT_GRAY8)) {
-        if (*format != native)
+    if (*format == native)
+        return 0;
+    if (*format != GJ_PIX_FMT_RGB24 && *format != GJ_PIX_FMT_RGBA && *format != GJ_PIX_FMT_BGRA &&
+        *format != GJ_PIX_FMT_GRAY8) {
+        if (is_planar(*format))
             return gj_fail(GJ_ERROR_INVAL, "cannot decode this JPEG to %s (its planar format is %s)",
                            gj_pixel_format_describe(*format)->name, gj_pixel_format_describe(native)->name);
-        return 0;
+        return gj_fail(GJ_ERROR_INVAL, "the JPEG decoder cannot output %s", gj_pixel_format_describe(*format)->name);
     }
     if (*format == GJ_PIX_FMT_GRAY8 && s->num_components == 4)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: gray output from a CMYK/YCCK JPEG");
-    if (*format != GJ_PIX_FMT_RGB24 && *format != GJ_PIX_FMT_RGBA && *format != GJ_PIX_FMT_BGRA &&
-        *format != GJ_PIX_FMT_GRAY8)
-        return gj_fail(GJ_ERROR_INVAL, "the JPEG decoder cannot output %s", gj_pixel_format_describe(*format)->name);
     for (c = 0; c < s->num_components; c++)
         if ((ret = gj_jpeg_upsample_method(s, c, &fx, &fy)) < 0)
             return ret;
@@ -241,7 +245,8 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     if (!dec || !out || (!data && size))
         return GJ_ERROR_INVAL;
     s = &dec->stream;
-    dec->profile_last = now_ms();
+    if (dec->profile)
+        dec->profile_last = now_ms();
     if ((ret = gj_jpeg_parse(data, size, 0, s)) < 0)
         return ret;
     format = out->format;
@@ -253,7 +258,7 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
                        s->width, s->height, gj_pixel_format_describe(format)->name);
     out->format = format;
     gj_jpeg_profile_mark(dec, ST_PARSE);
-    coef_bytes = gj_jpeg_coef_blocks(s) * 64 * sizeof(int16_t);
+    coef_bytes = gj_jpeg_block_offset(s, s->num_components) * 64 * sizeof(int16_t);
     if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, coef_bytes)) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0 ||
         (ret = dec->dev->ops->fill_zero(dec->dev, &dec->buf[BUF_COEFS], 0, coef_bytes)) < 0)

@@ -50,7 +50,6 @@ struct gj_jpeg_decoder {
     gj_color_params color_params;
     uint16_t quant[4][64];
     gj_frame staging;                /* device picture for host-memory output */
-    uint32_t chunk_bits;             /* of the scan being decoded */
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
     uint32_t *counter_host;          /* ROUNDS_PER_BATCH change counts */
 };
@@ -77,7 +76,8 @@ int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size);
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged);
 
 /* decode_pixels.c */
-size_t gj_jpeg_coef_blocks(const gj_jpeg_stream *s);   /* 8x8 blocks of all components */
+/* Where component c's blocks start in the coefficient buffer; c = num_components: all blocks. */
+uint64_t gj_jpeg_block_offset(const gj_jpeg_stream *s, int c);
 int gj_jpeg_upsample_method(const gj_jpeg_stream *s, int c, uint32_t *fx, uint32_t *fy);
 plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i);
 int gj_jpeg_upload_quant(gj_jpeg_decoder *dec);

@@ -87,31 +87,28 @@ static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32
     return 0;
 }
 
+/* Appends restart interval k with no data: libjpeg decodes its first MCU from zero bits. */
+static gj_segment *add_empty_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus)
+{
+    gj_segment *seg = &e->segments[e->num_segments++];
+
+    memset(seg, 0, sizeof(*seg));
+    seg->first_mcu = k * interval;
+    seg->mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
+    seg->present = 1;
+    return seg;
+}
+
 /* Appends restart interval k with the data of piece p. */
 static void add_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus,
                         const uint32_t *piece_start, uint32_t num_pieces, uint32_t p)
 {
-    gj_segment *seg = &e->segments[e->num_segments++];
+    gj_segment *seg = add_empty_segment(e, k, interval, total_mcus);
     uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)e->num_bytes;
 
-    memset(seg, 0, sizeof(*seg));
-    seg->first_mcu = k * interval;
-    seg->mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
     seg->bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
     seg->bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
     seg->bit_count = (end - piece_start[p]) * 8;
-    seg->present = 1;
-}
-
-/* Appends restart interval k with no data: libjpeg decodes its first MCU from zero bits. */
-static void add_empty_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus)
-{
-    gj_segment *seg = &e->segments[e->num_segments++];
-
-    memset(seg, 0, sizeof(*seg));
-    seg->first_mcu = k * interval;
-    seg->mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
-    seg->present = 1;
 }
 
 /*

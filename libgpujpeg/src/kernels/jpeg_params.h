@@ -53,11 +53,8 @@ typedef struct gj_scan_params {
     gj_u32 num_tables;              /* distinct tables in tables[] */
     gj_u32 blocks_in_mcu;
     gj_u32 mcus_x;                  /* MCUs per row of the scan */
-    gj_u32 total_mcus;
-    gj_u32 num_segments;
     gj_u32 num_chunks;
     gj_u32 chunk_bits;
-    gj_u32 pad;
     gj_mcu_slot slots[GJ_MAX_SLOTS];
     /* Where each component's coefficient blocks start (in blocks) and its row pitch in blocks. */
     gj_u32 comp_block_offset[4];
