@@ -111,17 +111,84 @@ static int batch_converged(const uint32_t *counts, uint32_t last_slot)
     return 0;
 }
 
-/* Steps 1-2 of kernels/jpeg_huffman.h: speculative decode with in-group fixpoints,
- * then rounds across groups until one changes nothing. */
+/* The slot hypotheses of kernels/jpeg_huffman_hyp.h: a guessed start state for every chunk. */
+static int guess_with_hypotheses(gj_jpeg_decoder *dec, uint32_t hyps, size_t groups)
+{
+    gj_device *dev = dec->dev;
+    size_t nch = dec->layout.num_chunks, nhyp = nch * hyps, hyp_groups = gj_jpeg_groups(nhyp, HYP_GROUP);
+    gj_buffer *b = dec->buf;
+    int ret;
+
+    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_STATES, nhyp * sizeof(gj_huff_state))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_X, nhyp * sizeof(gj_huff_state))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_MARKS, nhyp * HYP_MARKS * sizeof(uint16_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_MAP, 2 * nhyp)) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_GROUP_MAP, groups * 2 * hyps)) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_GROUP_IN, groups)) < 0)
+        return ret;
+    {
+        gj_karg decode[] = {
+            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_BYTES]), GJ_ARG_BUF(&b[BUF_SEGMENTS]),
+            GJ_ARG_BUF(&b[BUF_CHUNK_SEG]), GJ_ARG_BUF(&b[BUF_HYP_STATES]), GJ_ARG_BUF(&b[BUF_HYP_MARKS]),
+        };
+        gj_karg link[] = {
+            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_BYTES]), GJ_ARG_BUF(&b[BUF_SEGMENTS]),
+            GJ_ARG_BUF(&b[BUF_CHUNK_SEG]), GJ_ARG_BUF(&b[BUF_HYP_STATES]), GJ_ARG_BUF(&b[BUF_HYP_MARKS]),
+            GJ_ARG_BUF(&b[BUF_HYP_X]), GJ_ARG_BUF(&b[BUF_HYP_MAP]), GJ_ARG_U32(0),
+        };
+        gj_karg group_maps[] = {
+            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_HYP_MAP]), GJ_ARG_BUF(&b[BUF_GROUP_MAP]),
+        };
+        gj_karg resolve[] = {
+            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_GROUP_MAP]), GJ_ARG_U32(groups),
+            GJ_ARG_BUF(&b[BUF_GROUP_IN]),
+        };
+
+        if ((ret = gj_dev_launch(dev, "gj_huff_hyp_decode", hyp_groups, HYP_GROUP, decode, 6)) < 0 ||
+            (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, link, 9)) < 0)
+            return ret;
+        link[8] = GJ_ARG_U32(1);
+        if ((ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, link, 9)) < 0 ||
+            (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, group_maps, 3)) < 0)
+            return ret;
+        return gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, resolve, 4);
+    }
+}
+
+/* Reads the change counts of the rounds queued since the last look. */
+static int rounds_converged(gj_jpeg_decoder *dec, uint32_t last_slot, int *converged)
+{
+    gj_device *dev = dec->dev;
+    int ret;
+
+    if ((ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0,
+                                  ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0 ||
+        (ret = dev->ops->finish(dev)) < 0)
+        return ret;
+    *converged = batch_converged(dec->counter_host, last_slot);
+    return 0;
+}
+
+/* Steps 1-2 of kernels/jpeg_huffman_sync.h: a first pass with in-group fixpoints
+ * (from the slot hypotheses' guesses where they pay), then rounds across groups
+ * until one changes nothing. */
 static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 {
     gj_device *dev = dec->dev;
     size_t nch = dec->layout.num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
-    uint32_t round, cur = 0;
+    uint32_t round, cur = 0, hyps = 0;
     /* Each round makes at least one more group exact, so this many always suffice. */
     uint32_t max_rounds = (uint32_t)gj_jpeg_groups(dec->layout.max_chunks_per_segment, HUFF_GROUP) + 1;
-    int ret;
+    /* One group, or segments of one chunk each (restart markers every few MCUs): the
+     * first pass is exact on its own. */
+    int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, converged, ret;
 
+    if (!exact_first && !dec->no_hypotheses) {
+        hyps = dec->scan_params->blocks_in_mcu;
+        if ((ret = guess_with_hypotheses(dec, hyps, groups)) < 0)
+            return ret;
+    }
+    gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
     for (round = 0; round < max_rounds; round++) {
         uint32_t slot = round % ROUNDS_PER_BATCH;
         gj_karg a[] = {
@@ -131,32 +198,37 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
             GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]),
             GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(slot),
             GJ_ARG_U32(round),
+            /* Without hypotheses these buffers are not read; any valid ones will do. */
+            GJ_ARG_BUF(&dec->buf[hyps ? BUF_HYP_STATES : BUF_STATES1]),
+            GJ_ARG_BUF(&dec->buf[hyps ? BUF_HYP_X : BUF_STATES1]),
+            GJ_ARG_BUF(&dec->buf[hyps ? BUF_HYP_MAP : BUF_CHANGED1]),
+            GJ_ARG_BUF(&dec->buf[hyps ? BUF_GROUP_IN : BUF_CHANGED1]), GJ_ARG_U32(hyps),
         };
         if (slot == 0 &&
             (ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
             return ret;
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 17)) < 0)
             return ret;
         *final_states = BUF_STATES0 + (int)cur;
         cur ^= 1;
         if (round == 0) {
-            gj_jpeg_profile_mark(dec, ST_SPECULATE);
-            /* One group, or segments of one chunk each (restart markers every few MCUs):
-             * every chunk started exactly, nothing to propagate. */
-            if (groups == 1 || dec->layout.max_chunks_per_segment == 1)
+            gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
+            if (exact_first)
                 return 0;
+            /* Good guesses leave nothing to carry across groups: look at once. */
+            if (hyps) {
+                if ((ret = rounds_converged(dec, 0, &converged)) < 0 || converged)
+                    return ret;
+            }
             continue;
         }
         dec->profile_rounds++;
         /* Rounds are queued in batches: looking at the change counts costs a round trip.
-         * Most scans converge in round 1 (round 2 confirms), so the first look is early. */
+         * Without hypotheses most scans converge in round 1 (round 2 confirms), so the
+         * first look is early. */
         if (round == 2 || slot == ROUNDS_PER_BATCH - 1 || round + 1 == max_rounds) {
-            if ((ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0,
-                                          ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0 ||
-                (ret = dev->ops->finish(dev)) < 0)
+            if ((ret = rounds_converged(dec, slot, &converged)) < 0 || converged)
                 return ret;
-            if (batch_converged(dec->counter_host, slot))
-                return 0;
         }
     }
     return 0;

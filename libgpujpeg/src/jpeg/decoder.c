@@ -12,7 +12,7 @@
 #include "log.h"
 
 static const char *const stage_names[ST_COUNT] = {
-    "parse", "layout", "upload", "speculate", "sync", "prefix", "write", "pixels", "download",
+    "parse", "layout", "upload", "hypotheses", "first", "sync", "prefix", "write", "pixels", "download",
 };
 
 static double now_ms(void)
@@ -105,6 +105,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     env = getenv("GJ_CHUNK_BITS");      /* for tuning runs of the benchmark */
     if (env && atoi(env) >= 64 && atoi(env) <= (1 << 20))
         dec->chunk_bits_override = (uint32_t)atoi(env);
+    env = getenv("GJ_SYNC");
+    dec->no_hypotheses = env && !strcmp(env, "plain");
     *out = dec;
     return 0;
 }

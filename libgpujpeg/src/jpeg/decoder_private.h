@@ -16,7 +16,9 @@
 
 #define SCAN_GROUP 256          /* kernels/scan.h GJ_SCAN_GROUP */
 #define SCAN_LANES 5            /* kernels/scan.h GJ_SCAN_LANES == jpeg_huffman.h GJ_CHUNK_SUMS */
-#define HUFF_GROUP 128
+#define HUFF_GROUP 128          /* kernels/jpeg_huffman.h GJ_HUFF_GROUP */
+#define HYP_GROUP 128           /* kernels/jpeg_huffman_hyp.h GJ_HYP_GROUP */
+#define HYP_MARKS 6             /* kernels/jpeg_huffman.h GJ_HYP_MARKS */
 #define PIXEL_GROUP 256
 /* Chunk length: shorter chunks decode in parallel better, but 4:2:0 scans (6 blocks
  * per MCU) take longer to synchronise, which costs more with short chunks
@@ -30,11 +32,12 @@
 enum {
     BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES0, BUF_STATES1,
     BUF_CHANGED0, BUF_CHANGED1, BUF_SUMS, BUF_OFFSETS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY,
-    BUF_COUNTER, BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
+    BUF_COUNTER, BUF_HYP_STATES, BUF_HYP_X, BUF_HYP_MARKS, BUF_HYP_MAP, BUF_GROUP_MAP, BUF_GROUP_IN,
+    BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
 };
 
 /* Stage timing for tuning (GJ_PROFILE=1): each mark waits for the device. */
-enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_SPECULATE, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
+enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
 
 struct gj_jpeg_decoder {
     gj_device *dev;
@@ -51,6 +54,7 @@ struct gj_jpeg_decoder {
     uint16_t quant[4][64];
     gj_frame staging;                /* device picture for host-memory output */
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
+    int no_hypotheses;               /* GJ_SYNC=plain, for tuning: first pass without slot hypotheses */
     uint32_t *counter_host;          /* ROUNDS_PER_BATCH change counts */
 };
 

@@ -1,0 +1,240 @@
+/*
+ * Slot hypotheses: good first guesses of every chunk's end state, found without
+ * decoding chunk after chunk.
+ *
+ * A decoder started at a chunk's first bit soon falls onto true codeword and block
+ * boundaries, but not always onto the true block slot of the MCU: in a 4:2:0 scan
+ * (Y Y Y Y Cb Cr) a decoder one luma block off decodes the same bits for a long
+ * while before the table change shows, so guessing slot 0 is wrong for most
+ * chunks and the corrections would run from chunk to chunk. Instead:
+ *   1. gj_huff_hyp_decode: every chunk decodes once per slot h (hypothesis h: a
+ *      block of slot h begins at the chunk's first bit), keeping the end state and
+ *      the first GJ_HYP_MARKS block boundaries it passes ("marks");
+ *   2. gj_huff_hyp_link: for every hypothesis h' of chunk i-1, a decoder started at
+ *      its end state runs into chunk i until it reaches a block boundary that some
+ *      hypothesis h of chunk i also passed: from there the two decode alike, so
+ *      "chunk i-1 ended as h' predicts" implies "chunk i ends as h predicts". When
+ *      no mark matches, the decoder runs to the end of chunk i and its end state
+ *      may still equal some hypothesis' end state. That gives a map h' -> h per
+ *      chunk. When nothing matches at all (about 2% of the links of a 4:2:0 photo),
+ *      the end state itself becomes an extra state of chunk i, "X(h')" with index
+ *      hyps + h', and a second pass (level 1) links X(h') of chunk i into chunk
+ *      i+1 the same way; what fails there is guessed as hypothesis 0;
+ *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks and
+ *      gj_huff_hyp_resolve walks the group maps of the scan in order, so that each
+ *      group knows the state index of the chunk before it; a segment's first
+ *      chunk is exact as hypothesis 0.
+ * The guesses are only guesses: gj_huff_sync decodes every chunk from its
+ * predecessor's guessed end state and corrects the few that were wrong.
+ */
+#ifndef GJ_KERNELS_JPEG_HUFFMAN_HYP_H
+#define GJ_KERNELS_JPEG_HUFFMAN_HYP_H
+
+#include "jpeg_huffman.h"
+
+#define GJ_HYP_GROUP 128    /* threads of the decode and link kernels */
+#define GJ_HYP_HEAD 0xFEu   /* map entry of a segment's first chunk: hypothesis 0 */
+
+/* The hypothesis (chunk, h) a thread of the decode and link kernels works on. */
+GJ_FUNC gj_u32 gj_huff_hyp_thread(GJ_GLOBAL const gj_scan_params *p, gj_u32 *chunk, gj_u32 *h)
+{
+    gj_u64 id = gj_global_id();
+    gj_u32 hyps = p->blocks_in_mcu;
+
+    *chunk = (gj_u32)(id / hyps);
+    *h = (gj_u32)(id - (gj_u64)*chunk * hyps);
+    return *chunk < p->num_chunks;
+}
+
+GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
+                             GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
+                             GJ_GLOBAL gj_huff_state *hyp_states, GJ_GLOBAL gj_u16 *hyp_marks)
+{
+    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    gj_u32 chunk, h, idx, limit, is_last, i;
+    gj_huff_state st;
+    gj_huff_output out;
+    gj_i32 sums[GJ_CHUNK_SUMS];
+    GJ_GLOBAL const gj_segment *seg;
+    gj_u64 hyp;
+
+    gj_huff_load_tables(p, tables, slot_info);
+    if (!gj_huff_hyp_thread(p, &chunk, &h))
+        return;
+    hyp = (gj_u64)chunk * p->blocks_in_mcu + h;
+    seg = &segs[chunk_seg[chunk]];
+    gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+    st.bit = idx * p->chunk_bits;
+    st.slot = h;
+    st.zz = 0;
+    st.flags = seg->present ? 0 : GJ_STATE_DONE;
+    out.write = 0;
+    out.first_block = 0;
+    out.mark_mode = GJ_MARK_RECORD;
+    out.mark_base = st.bit;
+    out.mark_count = 0;
+    out.marks = &hyp_marks[hyp * GJ_HYP_MARKS];
+    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
+    for (i = out.mark_count; i < GJ_HYP_MARKS; i++)
+        out.marks[i] = (gj_u16)GJ_HYP_NO_MARK;
+    gj_huff_state_store(&hyp_states[hyp], &st);
+}
+
+/* A chunk's state with index i: hypothesis i, or the extra state X(i - hyps). */
+GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_state *hyp_states, GJ_GLOBAL const gj_huff_state *hyp_x,
+                               gj_u32 chunk, gj_u32 hyps, gj_u32 i, gj_huff_state *st)
+{
+    if (i < hyps)
+        gj_huff_state_load(st, &hyp_states[(gj_u64)chunk * hyps + i]);
+    else
+        gj_huff_state_load(st, &hyp_x[(gj_u64)chunk * hyps + i - hyps]);
+}
+
+/*
+ * level 0: links hypothesis h of chunk - 1 into the chunk (map entry h), storing
+ * the end state as X(h) when nothing matches; level 1: links X(h) of chunk - 1,
+ * where it exists (map entry hyps + h). A map row has 2 * hyps entries.
+ */
+GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
+                           GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
+                           GJ_GLOBAL const gj_huff_state *hyp_states, GJ_GLOBAL const gj_u16 *hyp_marks,
+                           GJ_GLOBAL gj_huff_state *hyp_x, GJ_GLOBAL gj_u8 *hyp_map, gj_u32 level)
+{
+    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k;
+    gj_huff_state st, end;
+    gj_huff_output out;
+    gj_i32 sums[GJ_CHUNK_SUMS];
+    GJ_GLOBAL const gj_segment *seg;
+    GJ_GLOBAL gj_u8 *entry;
+
+    gj_huff_load_tables(p, tables, slot_info);
+    if (!gj_huff_hyp_thread(p, &chunk, &h))
+        return;
+    entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
+    seg = &segs[chunk_seg[chunk]];
+    gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+    if (idx == 0) {
+        *entry = (gj_u8)GJ_HYP_HEAD;
+        return;
+    }
+    if (level && hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] != hyps + h) {
+        *entry = (gj_u8)GJ_HYP_NONE;    /* X(h) of the chunk before does not exist */
+        return;
+    }
+    gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, hyps, level * hyps + h, &st);
+    out.write = 0;
+    out.first_block = 0;
+    out.mark_mode = GJ_MARK_MATCH;
+    out.mark_base = idx * p->chunk_bits;
+    out.mark_count = hyps * GJ_HYP_MARKS;
+    out.matched = GJ_HYP_NONE;
+    out.match = &hyp_marks[(gj_u64)chunk * hyps * GJ_HYP_MARKS];
+    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
+    if (out.matched != GJ_HYP_NONE) {
+        result = out.matched / GJ_HYP_MARKS;
+    } else {
+        /* The run went to the chunk's end: st is where this start really leads. */
+        for (k = 0; k < hyps; k++) {
+            gj_huff_state_load(&end, &hyp_states[(gj_u64)chunk * hyps + k]);
+            if (gj_huff_state_equal(&st, &end))
+                result = k;
+        }
+        if (result == GJ_HYP_NONE && !level) {
+            gj_huff_state_store(&hyp_x[(gj_u64)chunk * hyps + h], &st);
+            result = hyps + h;
+        }
+    }
+    *entry = (gj_u8)result;
+}
+
+/* Copies map rows first .. first + count - 1 (of `row` entries) to local memory. */
+GJ_FUNC void gj_huff_hyp_load_maps(GJ_GLOBAL const gj_u8 *maps, gj_u32 first, gj_u32 count, gj_u32 row,
+                                   GJ_LOCAL gj_u8 *l_map)
+{
+    gj_u32 i;
+
+    for (i = gj_local_id(); i < count * row; i += gj_group_size())
+        l_map[i] = maps[(gj_u64)first * row + i];
+    gj_barrier();
+}
+
+/* One step of a walk: the state index of chunk k (of the loaded ones) given that of
+ * chunk k - 1. A failed link guesses hypothesis 0, as a segment's first chunk is. */
+GJ_FUNC gj_u32 gj_huff_hyp_step(GJ_LOCAL const gj_u8 *l_map, gj_u32 k, gj_u32 hyps, gj_u32 prev)
+{
+    gj_u32 m = l_map[k * 2 * hyps + prev];
+
+    return m < 2 * hyps ? m : 0;
+}
+
+/* group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
+ * group g when the chunk before the group ended in its state i. */
+GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *hyp_map,
+                                 GJ_GLOBAL gj_u8 *group_map)
+{
+    GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS];
+    gj_u32 g = gj_group_id(), t = gj_local_id(), hyps = p->blocks_in_mcu;
+    gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first), k, i;
+
+    gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
+    if (t >= 2 * hyps)
+        return;
+    for (i = t, k = 0; k < count; k++)
+        i = gj_huff_hyp_step(l_map, k, hyps, i);
+    group_map[(gj_u64)g * 2 * hyps + t] = (gj_u8)i;
+}
+
+/* One work-group: group_in[g] = the state index of the chunk before group g. */
+#define GJ_HYP_RESOLVE_TILE 1024
+GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *group_map,
+                              gj_u32 num_groups, GJ_GLOBAL gj_u8 *group_in)
+{
+    GJ_LOCAL_DECL gj_u8 l_map[GJ_HYP_RESOLVE_TILE * 2 * GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_u8 l_in[GJ_HYP_RESOLVE_TILE];
+    GJ_LOCAL_DECL gj_u32 l_i;
+    gj_u32 t = gj_local_id(), row = 2 * p->blocks_in_mcu, base, count, k, i;
+
+    if (t == 0)
+        l_i = 0;
+    for (base = 0; base < num_groups; base += GJ_HYP_RESOLVE_TILE) {
+        count = gj_min((gj_u32)GJ_HYP_RESOLVE_TILE, num_groups - base);
+        gj_huff_hyp_load_maps(group_map, base, count, row, l_map);
+        if (t == 0) {
+            for (i = l_i, k = 0; k < count; k++) {
+                l_in[k] = (gj_u8)i;
+                i = l_map[k * row + i];
+            }
+            l_i = i;
+        }
+        gj_barrier();
+        for (k = t; k < count; k += gj_group_size())
+            group_in[base + k] = l_in[k];
+        gj_barrier();
+    }
+}
+
+/*
+ * For gj_huff_sync's first pass over its group g: l_idx[k] = the state index of the
+ * group's chunk k, walked from group_in[g]. Thread 0 walks.
+ */
+GJ_FUNC void gj_huff_hyp_walk(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *hyp_map,
+                              GJ_GLOBAL const gj_u8 *group_in, gj_u32 g, GJ_LOCAL gj_u8 *l_map,
+                              GJ_LOCAL gj_u8 *l_idx)
+{
+    gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first);
+    gj_u32 hyps = p->blocks_in_mcu, k, i;
+
+    gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
+    if (gj_local_id() == 0) {
+        for (i = group_in[g], k = 0; k < count; k++) {
+            i = gj_huff_hyp_step(l_map, k, hyps, i);
+            l_idx[k] = (gj_u8)i;
+        }
+    }
+    gj_barrier();
+}
+
+#endif /* GJ_KERNELS_JPEG_HUFFMAN_HYP_H */
