@@ -155,6 +155,25 @@ static int guess_with_hypotheses(gj_jpeg_decoder *dec, uint32_t hyps, size_t gro
     }
 }
 
+/*
+ * Whether slot hypotheses pay for this scan: a decoder that starts at the wrong slot
+ * stays wrong for long only where consecutive slots share tables (4:2:0's four luma
+ * blocks); elsewhere guessing "slot 0 at the chunk's first bit" is nearly always
+ * right and cheaper (measured on an H200, doc/benchmarks.md).
+ */
+static int hypotheses_pay(const gj_jpeg_decoder *dec)
+{
+    const gj_scan_params *p = dec->scan_params;
+    uint32_t i;
+
+    if (dec->sync_mode != SYNC_AUTO)
+        return dec->sync_mode == SYNC_HYPOTHESES;
+    for (i = 1; i < p->blocks_in_mcu; i++)
+        if (p->slots[i].comp == p->slots[i - 1].comp)
+            return 1;
+    return 0;
+}
+
 /* Reads the change counts of the rounds queued since the last look. */
 static int rounds_converged(gj_jpeg_decoder *dec, uint32_t last_slot, int *converged)
 {
@@ -183,7 +202,7 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
      * first pass is exact on its own. */
     int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, converged, ret;
 
-    if (!exact_first && !dec->no_hypotheses) {
+    if (!exact_first && hypotheses_pay(dec)) {
         hyps = dec->scan_params->blocks_in_mcu;
         if ((ret = guess_with_hypotheses(dec, hyps, groups)) < 0)
             return ret;

@@ -106,7 +106,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     if (env && atoi(env) >= 64 && atoi(env) <= (1 << 20))
         dec->chunk_bits_override = (uint32_t)atoi(env);
     env = getenv("GJ_SYNC");
-    dec->no_hypotheses = env && !strcmp(env, "plain");
+    dec->sync_mode = !env ? SYNC_AUTO : !strcmp(env, "plain") ? SYNC_PLAIN :
+                     !strcmp(env, "hyp") ? SYNC_HYPOTHESES : SYNC_AUTO;
     *out = dec;
     return 0;
 }

@@ -28,6 +28,9 @@
 /* Synchronisation rounds queued between two looks at whether they converged. */
 #define ROUNDS_PER_BATCH 8
 
+/* How the first synchronisation pass guesses chunk starts (kernels/jpeg_huffman_sync.h). */
+enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
+
 /* Device buffers kept across frames; each is reallocated only when a frame needs more. */
 enum {
     BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES0, BUF_STATES1,
@@ -54,7 +57,7 @@ struct gj_jpeg_decoder {
     uint16_t quant[4][64];
     gj_frame staging;                /* device picture for host-memory output */
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
-    int no_hypotheses;               /* GJ_SYNC=plain, for tuning: first pass without slot hypotheses */
+    int sync_mode;                   /* GJ_SYNC, for tuning: SYNC_AUTO, SYNC_PLAIN or SYNC_HYPOTHESES */
     uint32_t *counter_host;          /* ROUNDS_PER_BATCH change counts */
 };
 
