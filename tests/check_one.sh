@@ -25,6 +25,9 @@
 #                (`-o DIR`: one decoder reused across sizes and samplings), each
 #                output equal to djpeg's
 #   cli          FILE names a case of the tool's own behaviour (see below)
+#   fate         FILE is a FATE test name of FFmpeg's build tree (GJ_FFMPEG_BUILD)
+#   ffmpeg       FILE is a FATE input clip: mjpeg_gpujpeg and the hwaccel output
+#                equal tests/tools/jpeg_raw_decode's, frame by frame
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -277,6 +280,28 @@ unit)
     [ "$rc" -eq 77 ] && skip "${msg:-skipped}"
     check_decoded
     pass
+    ;;
+fate)
+    # FILE is a FATE test of FFmpeg's build tree (tests/fate/gpujpeg.mak)
+    hwaccel=opencl
+    [ "$device" = cuda ] && hwaccel=cuda
+    rc=0
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout -k 5 $((limit * 5)) make --no-print-directory \
+        -C "$GJ_FFMPEG_BUILD" "$file" GPUJPEG_HWACCEL=$hwaccel GPUJPEG_DEVICE="$device" > "$tmp/fate.log" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] || fail "$(grep -v '^TEST' "$tmp/fate.log" | tail -n 4 | tr '\n' ' ' | cut -c 1-200)"
+    pass "$hwaccel"
+    ;;
+ffmpeg)
+    # FILE is a FATE input clip: our decoders' output equals libjpeg-turbo's
+    [ "$file" = not-built ] && skip "FFmpeg is not built (make ffmpeg)"
+    name=ffmpeg/$(basename "$file" .avi)
+    hwaccel=opencl
+    [ "$device" = cuda ] && hwaccel=cuda
+    sh "$(dirname "$0")/ffmpeg/fate_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$hwaccel" "$device" \
+        "$tools/jpeg_raw_decode" > "$tmp/truth.log" 2>&1
+    grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
+    grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
+    pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg/||' | tr '\n' ' ')equal libjpeg-turbo$(grep -q 'native.*differs' "$tmp/truth.log" && echo '; the native mjpeg decoder does not')"
     ;;
 fuzz)
     seconds=${GJ_FUZZ_SECONDS:-60}

@@ -6,7 +6,7 @@
 set -eu
 
 packages="
-    build-essential autoconf automake libtool pkg-config
+    build-essential autoconf automake libtool pkg-config patch xz-utils
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
     libpng-dev
     libjpeg62-turbo-dev libjpeg-turbo-progs

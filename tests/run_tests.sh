@@ -13,6 +13,8 @@
 #   GJ_FUZZ          the libFuzzer binary (empty: no fuzz test); GJ_FUZZ_SECONDS (60)
 #   GJ_UNIT_TESTS    unit test programs (exit 0 pass, 77 skip, else fail)
 #   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
+#   GJ_FFMPEG_BUILD  FFmpeg's build directory (default ffmpeg/build, made by
+#                    `make ffmpeg`): its FATE tests run when it holds ffmpeg
 # Failing tests leave their files in tests/failed/ (GJ_TEST_FAILED_DIR).
 set -eu
 
@@ -27,6 +29,15 @@ cores=$(nproc 2>/dev/null || echo 2)
 jobs=${GJ_TEST_JOBS:-$((cores < 8 ? cores : 8))}
 filter=${GJ_TEST_FILTER:-.}
 fuzz=${GJ_FUZZ:-}
+
+export GJ_FFMPEG_BUILD="${GJ_FFMPEG_BUILD:-ffmpeg/build}"
+ffbuild=$GJ_FFMPEG_BUILD
+# FFmpeg's make, not as a sub-make of ours (no jobserver to inherit)
+make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ffbuild" "$@"; }
+# The FATE inputs are generated once, before the tests run in parallel.
+if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg/.stamp > /dev/null; then
+    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh)"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -64,6 +75,17 @@ list_tests() {
             size_1x1_gray | size_15x15_420) echo "y4m $f" ;;
         esac
     done
+    # FFmpeg's wrappers (`make ffmpeg`): the FATE tests and the truth of their references
+    if [ -x "$ffbuild/ffmpeg" ]; then
+        for t in $(make_ffmpeg -s fate-gpujpeg-list); do
+            echo "fate $t"
+        done
+        for clip in "$ffbuild"/tests/data/gpujpeg/*.avi; do
+            echo "ffmpeg $clip"
+        done
+    else
+        echo "ffmpeg not-built"
+    fi
     echo "batch $corpus/good"
     for case in missing_input unwritable_output format_not_in_file info null_repeat some_inputs_fail; do
         echo "cli $corpus/$case"

@@ -1,0 +1,251 @@
+/*
+ * libgpujpeg glue shared by the mjpeg_gpujpeg decoder and the mjpeg hwaccel:
+ * log routing, devices from FFmpeg's hardware contexts, decoding into AVFrames.
+ */
+
+#include "config.h"
+
+#include <gpujpeg/av.h>
+
+#include "libavutil/log.h"
+#include "libavutil/macros.h"
+#include "libavutil/pixdesc.h"
+#include "libavutil/thread.h"
+
+#if CONFIG_CUDA
+#include "compat/cuda/dynlink_loader.h"
+#include "libavutil/hwcontext_cuda.h"
+#endif
+#if CONFIG_OPENCL
+#include "libavutil/hwcontext_opencl.h"
+#endif
+
+#include "libgpujpeg.h"
+
+/* One AVClass for the library's own messages: they are not tied to a codec context
+ * (the log callback is global), so they appear as "[libgpujpeg @ ...]". */
+static const AVClass gj_log_class = {
+    .class_name = "libgpujpeg",
+    .item_name  = av_default_item_name,
+    .version    = LIBAVUTIL_VERSION_INT,
+};
+static const AVClass *const gj_log_ctx = &gj_log_class;
+
+static void gj_log_to_av(void *opaque, int level, const char *message)
+{
+    /* gj_log_level uses the AV_LOG_* values */
+    av_log((void *)&gj_log_ctx, level, "%s\n", message);
+}
+
+static void log_init_once(void)
+{
+    gj_log_set_callback(gj_log_to_av, NULL);
+}
+
+void ff_gpujpeg_log_init(void)
+{
+    static AVOnce once = AV_ONCE_INIT;
+    ff_thread_once(&once, log_init_once);
+}
+
+int ff_gpujpeg_error(void *logctx, int ret, const char *what)
+{
+    av_log(logctx, AV_LOG_ERROR, "%s: %s\n", what, gj_strerror(ret));
+    return ret;
+}
+
+enum AVPixelFormat ff_gpujpeg_hw_sw_format(enum AVPixelFormat native)
+{
+    switch (native) {
+    case AV_PIX_FMT_YUVJ420P: return AV_PIX_FMT_YUV420P;
+    case AV_PIX_FMT_YUVJ422P: return AV_PIX_FMT_YUV422P;
+    case AV_PIX_FMT_YUVJ444P: return AV_PIX_FMT_YUV444P;
+    case AV_PIX_FMT_YUVJ440P: return AV_PIX_FMT_YUV440P;
+    case AV_PIX_FMT_YUVJ411P: return AV_PIX_FMT_YUV411P;
+    default:                  return native;
+    }
+}
+
+void ff_gpujpeg_frames_size(AVHWFramesContext *frames, int w, int h)
+{
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frames->sw_format);
+
+    /* OpenCL frames must be whole chroma samples wide and high (4:1:1 at
+     * 130x66 ...); the decoded picture is cropped to w x h by the frame. */
+    frames->width  = FFALIGN(w, 1 << desc->log2_chroma_w);
+    frames->height = FFALIGN(h, 1 << desc->log2_chroma_h);
+}
+
+static int wrap_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref)
+{
+    AVHWDeviceContext *dc = (AVHWDeviceContext *)device_ref->data;
+    int ret = AVERROR(ENOSYS);
+
+    switch (dc->type) {
+#if CONFIG_CUDA
+    case AV_HWDEVICE_TYPE_CUDA: {
+        AVCUDADeviceContext *hw = dc->hwctx;
+        ret = gj_device_wrap_cuda(&c->dev, hw->cuda_ctx, hw->stream);
+        break;
+    }
+#endif
+#if CONFIG_OPENCL
+    case AV_HWDEVICE_TYPE_OPENCL: {
+        AVOpenCLDeviceContext *hw = dc->hwctx;
+        cl_int err = CL_SUCCESS;
+        /* The device context's queue is optional (FFmpeg then uses a private
+         * one): without it we use a queue of our own and finish each frame on it. */
+        c->cl_queue = hw->command_queue;
+        if (!c->cl_queue) {
+            c->cl_queue = clCreateCommandQueue(hw->context, hw->device_id, 0, &err);
+            if (err != CL_SUCCESS) {
+                av_log(logctx, AV_LOG_ERROR, "cannot create an OpenCL command queue: error %d\n", err);
+                return AVERROR_EXTERNAL;
+            }
+            c->cl_own_queue = 1;
+        }
+        ret = gj_device_wrap_opencl(&c->dev, hw->context, hw->device_id, c->cl_queue);
+        break;
+    }
+#endif
+    default:
+        av_log(logctx, AV_LOG_ERROR, "libgpujpeg cannot use a %s device\n",
+               av_hwdevice_get_type_name(dc->type));
+        return AVERROR(ENOSYS);
+    }
+    if (ret < 0)
+        return ff_gpujpeg_error(logctx, ret, "cannot use the hardware device");
+    return 0;
+}
+
+int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
+                    const char *spec)
+{
+    int ret;
+
+    ff_gpujpeg_log_init();
+    if (device_ref) {
+        if ((ret = wrap_device(logctx, c, device_ref)) < 0)
+            return ret;
+    } else if ((ret = gj_device_create_from_string(&c->dev, spec)) < 0) {
+        av_log(logctx, AV_LOG_ERROR, "no libgpujpeg device '%s': %s\n", spec, gj_strerror(ret));
+        return ret;
+    }
+    if ((ret = gj_jpeg_decoder_create(&c->dec, c->dev)) < 0)
+        return ff_gpujpeg_error(logctx, ret, "cannot create the JPEG decoder");
+    av_log(logctx, AV_LOG_VERBOSE, "libgpujpeg %s decoding on %s\n",
+           gj_version(), gj_device_name(c->dev));
+    return 0;
+}
+
+void ff_gpujpeg_close(GJDecodeContext *c)
+{
+#if CONFIG_OPENCL
+    if (c->cl_staging)
+        clReleaseMemObject(c->cl_staging);
+#endif
+    c->cl_staging = NULL;
+    c->cl_staging_size = 0;
+    gj_jpeg_decoder_free(&c->dec);
+    gj_device_free(&c->dev);
+#if CONFIG_OPENCL
+    if (c->cl_own_queue)
+        clReleaseCommandQueue(c->cl_queue);
+#endif
+    c->cl_queue = NULL;
+    c->cl_own_queue = 0;
+}
+
+#if CONFIG_OPENCL
+/* Decodes into the packed staging buffer, then copies each plane into the
+ * frame's image on the same in-order queue (no host round trip). */
+static int decode_opencl(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                         size_t size, gj_frame *out, const AVFrame *frame)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(out->format);
+    size_t offset = 0, plane_offset[4];
+    cl_int err;
+    int p, ret;
+
+    if (!d || !d->nb_planes)
+        return AVERROR_BUG;
+    for (p = 0; p < d->nb_planes; p++) {
+        out->linesize[p] = gj_frame_plane_width(out->format, p, out->width) *
+                           (p ? 1 : d->bytes_per_pixel);
+        plane_offset[p] = offset;
+        offset += (size_t)out->linesize[p] * gj_frame_plane_height(out->format, p, out->height);
+    }
+    if (offset > c->cl_staging_size) {
+        cl_context ctx;
+        if (c->cl_staging)
+            clReleaseMemObject(c->cl_staging);
+        c->cl_staging = NULL;
+        c->cl_staging_size = 0;
+        err = clGetCommandQueueInfo(c->cl_queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL);
+        if (err == CL_SUCCESS)
+            c->cl_staging = clCreateBuffer(ctx, CL_MEM_READ_WRITE, offset, NULL, &err);
+        if (err != CL_SUCCESS) {
+            av_log(logctx, AV_LOG_ERROR, "cannot allocate a %zu-byte OpenCL buffer: error %d\n",
+                   offset, err);
+            return AVERROR(ENOMEM);
+        }
+        c->cl_staging_size = offset;
+    }
+    for (p = 0; p < d->nb_planes; p++) {
+        out->data[p] = c->cl_staging;
+        out->offset[p] = plane_offset[p];
+    }
+    if ((ret = gj_jpeg_decode(c->dec, data, size, out)) < 0)
+        return ret;
+    for (p = 0; p < d->nb_planes; p++) {
+        size_t origin[3] = { 0, 0, 0 };
+        /* in image elements (pixels), the rows packed as the buffer holds them */
+        size_t region[3] = { gj_frame_plane_width(out->format, p, out->width),
+                             gj_frame_plane_height(out->format, p, out->height), 1 };
+        err = clEnqueueCopyBufferToImage(c->cl_queue, c->cl_staging, (cl_mem)frame->data[p],
+                                         plane_offset[p], origin, region, 0, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            av_log(logctx, AV_LOG_ERROR, "cannot copy plane %d into the OpenCL frame: error %d\n",
+                   p, err);
+            return AVERROR_EXTERNAL;
+        }
+    }
+    /* FFmpeg reads the images on its own queue (transfers, filters) */
+    if ((err = clFinish(c->cl_queue)) != CL_SUCCESS) {
+        av_log(logctx, AV_LOG_ERROR, "OpenCL copy into the frame failed: error %d\n", err);
+        return AVERROR_EXTERNAL;
+    }
+    return 0;
+}
+#endif
+
+int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                            size_t size, AVFrame *frame)
+{
+    gj_frame out;
+    int ret;
+
+    if ((ret = gj_frame_from_av(&out, frame)) < 0) {
+        av_log(logctx, AV_LOG_ERROR, "libgpujpeg cannot write %s frames\n",
+               av_get_pix_fmt_name(frame->format));
+        return ret;
+    }
+    if (out.memory != GJ_MEMORY_HOST && out.memory != gj_device_memory(c->dev)) {
+        av_log(logctx, AV_LOG_ERROR, "the hardware frames do not belong to the decoding device\n");
+        return AVERROR(EINVAL);
+    }
+#if CONFIG_OPENCL
+    if (out.memory == GJ_MEMORY_OPENCL)
+        ret = decode_opencl(logctx, c, data, size, &out, frame);
+    else
+#endif
+        ret = gj_jpeg_decode(c->dec, data, size, &out);
+    if (ret < 0) {
+        av_log(logctx, AV_LOG_ERROR, "JPEG decoding failed: %s\n", gj_strerror(ret));
+        return ret;
+    }
+    frame->color_range = AVCOL_RANGE_JPEG;
+    if (out.decode_error_flags)
+        frame->decode_error_flags |= FF_DECODE_ERROR_CONCEALMENT_ACTIVE;
+    return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * What the libgpujpeg decoder (libgpujpegdec.c) and the mjpeg hwaccel
+ * (gpujpeg_mjpeg.c) share: log routing, devices made from FFmpeg's hardware
+ * contexts, and decoding one JPEG into an AVFrame wherever its planes live.
+ */
+#ifndef AVCODEC_LIBGPUJPEG_H
+#define AVCODEC_LIBGPUJPEG_H
+
+#include <gpujpeg/gpujpeg.h>
+
+#include "libavutil/buffer.h"
+#include "libavutil/frame.h"
+#include "libavutil/hwcontext.h"
+#include "libavutil/pixfmt.h"
+
+#include "avcodec.h"
+
+typedef struct GJDecodeContext {
+    gj_device       *dev;
+    gj_jpeg_decoder *dec;
+    /* OpenCL frames are images, the library writes buffers: a buffer with
+     * tightly packed planes is decoded into, then copied into the images. */
+    void            *cl_staging;      ///< cl_mem
+    size_t           cl_staging_size;
+    void            *cl_queue;        ///< cl_command_queue of the wrapped device
+    int              cl_own_queue;    ///< cl_queue was created here
+} GJDecodeContext;
+
+/** Routes libgpujpeg's messages to av_log (global; idempotent). */
+void ff_gpujpeg_log_init(void);
+
+/** Maps a libgpujpeg error code to an AVERROR (they share values; this only names them). */
+int ff_gpujpeg_error(void *logctx, int ret, const char *what);
+
+/**
+ * Creates the decoder on the device of a CUDA or OpenCL AVHWDeviceContext
+ * (wrapping its context and stream/queue), or, with device_ref NULL, on the
+ * device that gj_device_create_from_string() makes of spec.
+ */
+int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
+                    const char *spec);
+void ff_gpujpeg_close(GJDecodeContext *c);
+
+/**
+ * Decodes one JPEG into frame (software, AV_PIX_FMT_CUDA or AV_PIX_FMT_OPENCL
+ * planes already allocated in the picture's format). Sets the frame's colour
+ * range and decode_error_flags (concealed corrupt data).
+ */
+int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                            size_t size, AVFrame *frame);
+
+/** The software format libgpujpeg writes for an AVFrame/hw frames pool:
+ *  the yuvj formats as their yuv twins (hwcontexts know only those). */
+enum AVPixelFormat ff_gpujpeg_hw_sw_format(enum AVPixelFormat native);
+
+/** Sets a frames pool's size for w x h pictures of its sw_format. */
+void ff_gpujpeg_frames_size(AVHWFramesContext *frames, int w, int h);
+
+#endif /* AVCODEC_LIBGPUJPEG_H */
