@@ -26,26 +26,26 @@ GJ_FUNC gj_i32 gj_huff_extend(gj_u32 v, gj_u32 s)
     return v < (1u << (s - 1)) ? (gj_i32)v - (gj_i32)((1u << s) - 1) : (gj_i32)v;
 }
 
-/* Decodes one Huffman symbol (T.81 F.2.2.3 with a lookup table for short codes). */
+/*
+ * Decodes one Huffman symbol (T.81 F.2.2.3 with a lookup table for short codes).
+ * Longer codes take the shortest length whose largest code is not below the peeked
+ * prefix; every length is tested without an early exit, so the threads of a warp,
+ * which all reach this path when one does, stay together.
+ */
 GJ_FUNC gj_u32 gj_huff_symbol(gj_bitreader *br, GJ_LOCAL const gj_huff_table *t)
 {
     gj_u32 peek = gj_br_peek(br, 16);
     gj_u32 e = t->lookup[peek >> (16 - GJ_HUFF_LOOKUP_BITS)];
-    gj_u32 l;
+    gj_u32 len = e >> 8, sym = e & 0xFF, l;
 
-    if (e >> 8) {
-        gj_br_skip(br, e >> 8);
-        return e & 0xFF;
+    if (!len) {
+        len = 17;       /* libjpeg: a bad code costs 17 bits and decodes as 0 */
+        for (l = 16; l > GJ_HUFF_LOOKUP_BITS; l--)
+            len = (gj_i32)(peek >> (16 - l)) <= t->maxcode[l] ? l : len;
+        sym = len <= 16 ? t->values[(gj_u32)((gj_i32)(peek >> (16 - len)) + t->valoffset[len]) & 0xFF] : 0;
     }
-    for (l = GJ_HUFF_LOOKUP_BITS + 1; l <= 16; l++) {
-        gj_i32 code = (gj_i32)(peek >> (16 - l));
-        if (code <= t->maxcode[l]) {
-            gj_br_skip(br, l);
-            return t->values[(gj_u32)(code + t->valoffset[l]) & 0xFF];
-        }
-    }
-    gj_br_skip(br, 17);     /* libjpeg: a bad code costs 17 bits and decodes as 0 */
-    return 0;
+    gj_br_skip(br, len);
+    return sym;
 }
 
 /* Block-boundary marks of a run (jpeg_huffman_hyp.h): a mark is the state at a block
@@ -165,28 +165,29 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
             if (!is_last && br.pos >= limit)
                 break;
             info = slot_info[slot];     /* component | DC table << 4 | AC table << 8 */
-            if (zz == 0) {
-                gj_u32 cat = gj_huff_symbol(&br, &tables[(info >> 4) & 15]) & 15, c = info & 15;
-                gj_i32 diff = gj_huff_extend(gj_br_get(&br, cat), cat);
-                dc0 += c == 0 ? diff : 0;
-                dc1 += c == 1 ? diff : 0;
-                dc2 += c == 2 ? diff : 0;
-                dc3 += c == 3 ? diff : 0;
-                blocks++;
-                cur_block++;
-                block_ok = out->write && cur_block < out->block_limit;
-                if (block_ok) {
-                    block_off = gj_huff_block_offset(p, cur_block);
-                    out->coefs[block_off] = (gj_i16)(gj_pick4(c, out->dc_base0 + dc0, out->dc_base1 + dc1,
-                                                              out->dc_base2 + dc2, out->dc_base3 + dc3));
-                }
-                zz = 1;
-            } else {
-                gj_u32 rs = gj_huff_symbol(&br, &tables[info >> 8]);
-                gj_u32 r = rs >> 4, sz = rs & 15;
-                if (sz) {
+            {
+                /* DC and AC share the symbol decoding: one path for the whole warp. */
+                gj_u32 is_dc = zz == 0, c = info & 15;
+                gj_u32 sym = gj_huff_symbol(&br, &tables[is_dc ? (info >> 4) & 15 : info >> 8]);
+                gj_u32 sz = sym & 15, r = sym >> 4;
+                gj_i32 v = gj_huff_extend(gj_br_get(&br, sz), sz);
+
+                if (is_dc) {
+                    dc0 += c == 0 ? v : 0;
+                    dc1 += c == 1 ? v : 0;
+                    dc2 += c == 2 ? v : 0;
+                    dc3 += c == 3 ? v : 0;
+                    blocks++;
+                    cur_block++;
+                    block_ok = out->write && cur_block < out->block_limit;
+                    if (block_ok) {
+                        block_off = gj_huff_block_offset(p, cur_block);
+                        out->coefs[block_off] = (gj_i16)(gj_pick4(c, out->dc_base0 + dc0, out->dc_base1 + dc1,
+                                                                  out->dc_base2 + dc2, out->dc_base3 + dc3));
+                    }
+                    zz = 1;
+                } else if (sz) {
                     gj_u32 k = zz + r;
-                    gj_i32 v = gj_huff_extend(gj_br_get(&br, sz), sz);
                     if (block_ok)
                         out->coefs[block_off + gj_natural_order[k]] = (gj_i16)v;
                     zz = k + 1;
