@@ -112,47 +112,26 @@ static int batch_converged(const uint32_t *counts, uint32_t last_slot)
 }
 
 /* The slot hypotheses of kernels/jpeg_huffman_hyp.h: a guessed start state for every chunk. */
-static int guess_with_hypotheses(gj_jpeg_decoder *dec, uint32_t hyps, size_t groups)
+static int guess_with_hypotheses(gj_jpeg_decoder *dec, size_t groups)
 {
     gj_device *dev = dec->dev;
-    size_t nch = dec->layout.num_chunks, nhyp = nch * hyps, hyp_groups = gj_jpeg_groups(nhyp, HYP_GROUP);
-    gj_buffer *b = dec->buf;
+    size_t hyp_groups = gj_jpeg_groups(dec->layout.num_chunks * dec->hyps, HYP_GROUP);
+    gj_karg a[] = {
+        GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
+        GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
+        GJ_ARG_BUF(&dec->buf[dec->hyp_scratch]), GJ_ARG_U32(0),
+    };
+    gj_karg params_scratch[] = { a[0], a[4] };
     int ret;
 
-    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_STATES, nhyp * sizeof(gj_huff_state))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_X, nhyp * sizeof(gj_huff_state))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_MARKS, nhyp * HYP_MARKS * sizeof(uint16_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_HYP_MAP, 2 * nhyp)) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_GROUP_MAP, groups * 2 * hyps)) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_GROUP_IN, groups)) < 0)
+    if ((ret = gj_dev_launch(dev, "gj_huff_hyp_decode", hyp_groups, HYP_GROUP, a, 5)) < 0 ||
+        (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0)
         return ret;
-    {
-        gj_karg decode[] = {
-            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_BYTES]), GJ_ARG_BUF(&b[BUF_SEGMENTS]),
-            GJ_ARG_BUF(&b[BUF_CHUNK_SEG]), GJ_ARG_BUF(&b[BUF_HYP_STATES]), GJ_ARG_BUF(&b[BUF_HYP_MARKS]),
-        };
-        gj_karg link[] = {
-            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_BYTES]), GJ_ARG_BUF(&b[BUF_SEGMENTS]),
-            GJ_ARG_BUF(&b[BUF_CHUNK_SEG]), GJ_ARG_BUF(&b[BUF_HYP_STATES]), GJ_ARG_BUF(&b[BUF_HYP_MARKS]),
-            GJ_ARG_BUF(&b[BUF_HYP_X]), GJ_ARG_BUF(&b[BUF_HYP_MAP]), GJ_ARG_U32(0),
-        };
-        gj_karg group_maps[] = {
-            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_HYP_MAP]), GJ_ARG_BUF(&b[BUF_GROUP_MAP]),
-        };
-        gj_karg resolve[] = {
-            GJ_ARG_BUF(&b[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&b[BUF_GROUP_MAP]), GJ_ARG_U32(groups),
-            GJ_ARG_BUF(&b[BUF_GROUP_IN]),
-        };
-
-        if ((ret = gj_dev_launch(dev, "gj_huff_hyp_decode", hyp_groups, HYP_GROUP, decode, 6)) < 0 ||
-            (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, link, 9)) < 0)
-            return ret;
-        link[8] = GJ_ARG_U32(1);
-        if ((ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, link, 9)) < 0 ||
-            (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, group_maps, 3)) < 0)
-            return ret;
-        return gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, resolve, 4);
-    }
+    a[5] = GJ_ARG_U32(1);
+    if ((ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0 ||
+        (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, params_scratch, 2)) < 0)
+        return ret;
+    return gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, params_scratch, 2);
 }
 
 /*
@@ -172,6 +151,42 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec)
         if (p->slots[i].comp == p->slots[i - 1].comp)
             return 1;
     return 0;
+}
+
+/*
+ * Decides whether the scan uses slot hypotheses and lays their arrays out in the
+ * scan params, in the coefficient buffer while it is still scratch (the first scan)
+ * and large enough, else in a buffer of their own. Before the params are uploaded.
+ */
+static int plan_hypotheses(gj_jpeg_decoder *dec, int first)
+{
+    gj_scan_params *p = dec->scan_params;
+    size_t nhyp, groups = gj_jpeg_groups(p->num_chunks, HUFF_GROUP), sizes[6], total = 0;
+    int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, i;
+
+    p->num_groups = (uint32_t)groups;
+    dec->hyps = !exact_first && hypotheses_pay(dec) ? p->blocks_in_mcu : 0;
+    if (!dec->hyps)
+        return 0;
+    nhyp = (size_t)p->num_chunks * dec->hyps;
+    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_state);
+    sizes[GJ_HYP_ARRAY_X] = nhyp * sizeof(gj_huff_state);
+    sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
+    sizes[GJ_HYP_ARRAY_MAP] = 2 * nhyp;
+    sizes[GJ_HYP_ARRAY_GROUP_MAP] = groups * 2 * dec->hyps;
+    sizes[GJ_HYP_ARRAY_GROUP_IN] = groups;
+    for (i = 0; i < 6; i++) {
+        if (total / 16 > UINT32_MAX)
+            return gj_fail(GJ_ERROR_NOMEM, "JPEG scan of %u chunks: too large to synchronise", p->num_chunks);
+        p->hyp_offset[i] = (uint32_t)(total / 16);
+        total += (sizes[i] + 15) & ~(size_t)15;
+    }
+    if (first && dec->buf[BUF_COEFS].size >= total) {
+        dec->hyp_scratch = BUF_COEFS;
+        return 0;
+    }
+    dec->hyp_scratch = BUF_HYP_SCRATCH;
+    return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, total);
 }
 
 /* Reads the change counts of the rounds queued since the last look. */
@@ -195,18 +210,15 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 {
     gj_device *dev = dec->dev;
     size_t nch = dec->layout.num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
-    uint32_t round, cur = 0, hyps = 0;
+    uint32_t round, cur = 0, hyps = dec->hyps;
     /* Each round makes at least one more group exact, so this many always suffice. */
     uint32_t max_rounds = (uint32_t)gj_jpeg_groups(dec->layout.max_chunks_per_segment, HUFF_GROUP) + 1;
     /* One group, or segments of one chunk each (restart markers every few MCUs): the
      * first pass is exact on its own. */
     int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, converged, ret;
 
-    if (!exact_first && hypotheses_pay(dec)) {
-        hyps = dec->scan_params->blocks_in_mcu;
-        if ((ret = guess_with_hypotheses(dec, hyps, groups)) < 0)
-            return ret;
-    }
+    if (hyps && (ret = guess_with_hypotheses(dec, groups)) < 0)
+        return ret;
     gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
     for (round = 0; round < max_rounds; round++) {
         uint32_t slot = round % ROUNDS_PER_BATCH;
@@ -217,16 +229,13 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
             GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]),
             GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(slot),
             GJ_ARG_U32(round),
-            /* Without hypotheses these buffers are not read; any valid ones will do. */
-            GJ_ARG_BUF(&dec->buf[hyps ? BUF_HYP_STATES : BUF_STATES1]),
-            GJ_ARG_BUF(&dec->buf[hyps ? BUF_HYP_X : BUF_STATES1]),
-            GJ_ARG_BUF(&dec->buf[hyps ? BUF_HYP_MAP : BUF_CHANGED1]),
-            GJ_ARG_BUF(&dec->buf[hyps ? BUF_GROUP_IN : BUF_CHANGED1]), GJ_ARG_U32(hyps),
+            /* Without hypotheses the scratch buffer is not read; any valid one will do. */
+            GJ_ARG_BUF(&dec->buf[hyps ? dec->hyp_scratch : BUF_STATES1]), GJ_ARG_U32(hyps),
         };
         if (slot == 0 &&
             (ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
             return ret;
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 17)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 14)) < 0)
             return ret;
         *final_states = BUF_STATES0 + (int)cur;
         cur ^= 1;
@@ -282,7 +291,8 @@ static int prefix_sums(gj_jpeg_decoder *dec)
     return gj_dev_launch(dev, "gj_seg_scan_add", groups, SCAN_GROUP, a3, 4);
 }
 
-int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged)
+int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int first,
+                        int *damaged)
 {
     uint32_t chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
                           scan->blocks_in_mcu <= 4 ? CHUNK_BITS_FEW_BLOCKS : CHUNK_BITS_MANY_BLOCKS;
@@ -293,7 +303,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
     if (ret < 0)
         return ret;
     *damaged |= dec->layout.damaged;
-    if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0)
+    if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, first)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_LAYOUT);
     if ((ret = upload_scan(dec)) < 0)
@@ -303,6 +313,11 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
         return ret;
     gj_jpeg_profile_mark(dec, ST_SYNC);
     if ((ret = prefix_sums(dec)) < 0)
+        return ret;
+    /* The coefficients are written from zero; until now the buffer was scratch. */
+    if (first && (ret = dec->dev->ops->fill_zero(dec->dev, &dec->buf[BUF_COEFS], 0,
+                                                 gj_jpeg_block_offset(&dec->stream, dec->stream.num_components) *
+                                                 64 * sizeof(int16_t))) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_PREFIX);
     a[0] = GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]);

@@ -263,11 +263,10 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     gj_jpeg_profile_mark(dec, ST_PARSE);
     coef_bytes = gj_jpeg_block_offset(s, s->num_components) * 64 * sizeof(int16_t);
     if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, coef_bytes)) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0 ||
-        (ret = dec->dev->ops->fill_zero(dec->dev, &dec->buf[BUF_COEFS], 0, coef_bytes)) < 0)
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0)
         return ret;
     for (i = 0; i < s->num_scans; i++)
-        if ((ret = gj_jpeg_decode_scan(dec, data, &s->scans[i], &damaged)) < 0)
+        if ((ret = gj_jpeg_decode_scan(dec, data, &s->scans[i], i == 0, &damaged)) < 0)
             return ret;
     for (i = 0; i < s->num_components; i++)
         damaged |= !s->comp[i].scanned;

@@ -35,7 +35,7 @@ enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
 enum {
     BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES0, BUF_STATES1,
     BUF_CHANGED0, BUF_CHANGED1, BUF_SUMS, BUF_OFFSETS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY,
-    BUF_COUNTER, BUF_HYP_STATES, BUF_HYP_X, BUF_HYP_MARKS, BUF_HYP_MAP, BUF_GROUP_MAP, BUF_GROUP_IN,
+    BUF_COUNTER, BUF_HYP_SCRATCH,
     BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
 };
 
@@ -59,6 +59,8 @@ struct gj_jpeg_decoder {
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
     int sync_mode;                   /* GJ_SYNC, for tuning: SYNC_AUTO, SYNC_PLAIN or SYNC_HYPOTHESES */
     uint32_t *counter_host;          /* ROUNDS_PER_BATCH change counts */
+    uint32_t hyps;                   /* slot hypotheses of the current scan (0: none) */
+    int hyp_scratch;                 /* the buffer holding their arrays */
 };
 
 /* A plane of an output frame as a device buffer and a byte offset. */
@@ -79,8 +81,10 @@ void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage);
 int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size);
 
 /* decode_entropy.c: decodes one scan's coefficients into BUF_COEFS; *damaged is set
- * when its data was cut short or its restart markers were wrong. */
-int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int *damaged);
+ * when its data was cut short or its restart markers were wrong. The first scan
+ * (first set) zeroes BUF_COEFS, which serves it as scratch memory until then. */
+int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int first,
+                        int *damaged);
 
 /* decode_pixels.c */
 /* Where component c's blocks start in the coefficient buffer; c = num_components: all blocks. */

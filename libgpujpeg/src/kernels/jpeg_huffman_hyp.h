@@ -33,6 +33,18 @@
 #include "jpeg_huffman.h"
 
 #define GJ_HYP_GROUP 128    /* threads of the decode and link kernels */
+
+/* One of the hypothesis arrays in the scratch buffer. */
+GJ_FUNC GJ_GLOBAL gj_u8 *gj_hyp_array(GJ_GLOBAL gj_u8 *scratch, GJ_GLOBAL const gj_scan_params *p, gj_u32 which)
+{
+    return scratch + (gj_u64)p->hyp_offset[which] * 16;
+}
+#define GJ_HYP_STATES(scratch, p) ((GJ_GLOBAL gj_huff_state *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_STATES))
+#define GJ_HYP_X(scratch, p) ((GJ_GLOBAL gj_huff_state *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_X))
+#define GJ_HYP_MARKS_OF(scratch, p) ((GJ_GLOBAL gj_u16 *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_MARKS))
+#define GJ_HYP_MAP(scratch, p) gj_hyp_array(scratch, p, GJ_HYP_ARRAY_MAP)
+#define GJ_HYP_GROUP_MAP(scratch, p) gj_hyp_array(scratch, p, GJ_HYP_ARRAY_GROUP_MAP)
+#define GJ_HYP_GROUP_IN(scratch, p) gj_hyp_array(scratch, p, GJ_HYP_ARRAY_GROUP_IN)
 #define GJ_HYP_HEAD 0xFEu   /* map entry of a segment's first chunk: hypothesis 0 */
 
 /* The hypothesis (chunk, h) a thread of the decode and link kernels works on. */
@@ -48,8 +60,10 @@ GJ_FUNC gj_u32 gj_huff_hyp_thread(GJ_GLOBAL const gj_scan_params *p, gj_u32 *chu
 
 GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                              GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                             GJ_GLOBAL gj_huff_state *hyp_states, GJ_GLOBAL gj_u16 *hyp_marks)
+                             GJ_GLOBAL gj_u8 *scratch)
 {
+    GJ_GLOBAL gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
     gj_u32 chunk, h, idx, limit, is_last, i;
@@ -98,9 +112,12 @@ GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_state *hyp_states, GJ_GLO
  */
 GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                            GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                           GJ_GLOBAL const gj_huff_state *hyp_states, GJ_GLOBAL const gj_u16 *hyp_marks,
-                           GJ_GLOBAL gj_huff_state *hyp_x, GJ_GLOBAL gj_u8 *hyp_map, gj_u32 level)
+                           GJ_GLOBAL gj_u8 *scratch, gj_u32 level)
 {
+    GJ_GLOBAL const gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL const gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
+    GJ_GLOBAL gj_huff_state *hyp_x = GJ_HYP_X(scratch, p);
+    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
     gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k;
@@ -172,9 +189,10 @@ GJ_FUNC gj_u32 gj_huff_hyp_step(GJ_LOCAL const gj_u8 *l_map, gj_u32 k, gj_u32 hy
 
 /* group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
  * group g when the chunk before the group ended in its state i. */
-GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *hyp_map,
-                                 GJ_GLOBAL gj_u8 *group_map)
+GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
 {
+    GJ_GLOBAL const gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
+    GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
     GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS];
     gj_u32 g = gj_group_id(), t = gj_local_id(), hyps = p->blocks_in_mcu;
     gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first), k, i;
@@ -189,9 +207,11 @@ GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL co
 
 /* One work-group: group_in[g] = the state index of the chunk before group g. */
 #define GJ_HYP_RESOLVE_TILE 1024
-GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *group_map,
-                              gj_u32 num_groups, GJ_GLOBAL gj_u8 *group_in)
+GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
 {
+    GJ_GLOBAL const gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
+    GJ_GLOBAL gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
+    gj_u32 num_groups = p->num_groups;
     GJ_LOCAL_DECL gj_u8 l_map[GJ_HYP_RESOLVE_TILE * 2 * GJ_MAX_SLOTS];
     GJ_LOCAL_DECL gj_u8 l_in[GJ_HYP_RESOLVE_TILE];
     GJ_LOCAL_DECL gj_u32 l_i;

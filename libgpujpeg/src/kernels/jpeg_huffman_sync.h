@@ -39,9 +39,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                        GJ_GLOBAL const gj_huff_state *states_in, GJ_GLOBAL gj_huff_state *states_out,
                        GJ_GLOBAL const gj_u32 *changed_in, GJ_GLOBAL gj_u32 *changed_out,
                        GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 counter,
-                       gj_u32 round, GJ_GLOBAL const gj_huff_state *hyp_states,
-                       GJ_GLOBAL const gj_huff_state *hyp_x, GJ_GLOBAL const gj_u8 *hyp_map,
-                       GJ_GLOBAL const gj_u8 *group_in, gj_u32 num_hyps)
+                       gj_u32 round, GJ_GLOBAL gj_u8 *scratch, gj_u32 num_hyps)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
@@ -53,6 +51,9 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     gj_u32 valid = chunk < p->num_chunks, seg_first = 0, changed = 0, idx, limit, is_last;
     gj_huff_state st, old = { 0, 0, 0, 0 };
     GJ_GLOBAL const gj_segment *seg = 0;
+    GJ_GLOBAL const gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL const gj_huff_state *hyp_x = GJ_HYP_X(scratch, p);
+    GJ_GLOBAL const gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
 
     if (valid) {
         seg = &segs[chunk_seg[chunk]];
@@ -67,7 +68,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     gj_barrier();
     gj_huff_load_tables(p, tables, slot_info);
     if (round == 0 && num_hyps)
-        gj_huff_hyp_walk(p, hyp_map, group_in, g, l_map, l_idx);
+        gj_huff_hyp_walk(p, GJ_HYP_MAP(scratch, p), group_in, g, l_map, l_idx);
     if (valid) {
         if (round == 0) {
             if (seg_first || !num_hyps) {

@@ -59,8 +59,21 @@ typedef struct gj_scan_params {
     /* Where each component's coefficient blocks start (in blocks) and its row pitch in blocks. */
     gj_u32 comp_block_offset[4];
     gj_u32 comp_blocks_w[4];
+    /* Where the slot hypotheses' arrays (GJ_HYP_ARRAY_*) lie in their scratch buffer, in
+     * 16-byte units: the coefficient buffer of a single-scan picture, which is zeroed only
+     * after synchronisation (kernels/jpeg_huffman_hyp.h). */
+    gj_u32 hyp_offset[6];
+    gj_u32 num_groups;              /* work-groups of gj_huff_sync */
+    gj_u32 pad;
     gj_huff_table tables[GJ_MAX_SCAN_TABLES];
 } gj_scan_params;
+
+#define GJ_HYP_ARRAY_STATES 0       /* gj_huff_state [chunks][hyps]: each hypothesis' end */
+#define GJ_HYP_ARRAY_X 1            /* gj_huff_state [chunks][hyps]: extra end states X(h) */
+#define GJ_HYP_ARRAY_MARKS 2        /* gj_u16 [chunks][hyps][GJ_HYP_MARKS] */
+#define GJ_HYP_ARRAY_MAP 3          /* gj_u8 [chunks][2 * hyps] */
+#define GJ_HYP_ARRAY_GROUP_MAP 4    /* gj_u8 [groups][2 * hyps] */
+#define GJ_HYP_ARRAY_GROUP_IN 5     /* gj_u8 [groups] */
 
 /* One entropy-coded segment (a restart interval, or the whole scan): unstuffed bits. */
 typedef struct gj_segment {
