@@ -140,15 +140,14 @@ static int guess_with_hypotheses(gj_jpeg_decoder *dec, size_t groups)
  * blocks); elsewhere guessing "slot 0 at the chunk's first bit" is nearly always
  * right and cheaper (measured on an H200, doc/benchmarks.md).
  */
-static int hypotheses_pay(const gj_jpeg_decoder *dec)
+static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
 {
-    const gj_scan_params *p = dec->scan_params;
-    uint32_t i;
+    int i;
 
     if (dec->sync_mode != SYNC_AUTO)
         return dec->sync_mode == SYNC_HYPOTHESES;
-    for (i = 1; i < p->blocks_in_mcu; i++)
-        if (p->slots[i].comp == p->slots[i - 1].comp)
+    for (i = 0; scan->num_components > 1 && i < scan->num_components; i++)
+        if (dec->stream.comp[scan->comp[i]].h * dec->stream.comp[scan->comp[i]].v > 1)
             return 1;
     return 0;
 }
@@ -158,14 +157,14 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec)
  * scan params, in the coefficient buffer while it is still scratch (the first scan)
  * and large enough, else in a buffer of their own. Before the params are uploaded.
  */
-static int plan_hypotheses(gj_jpeg_decoder *dec, int first)
+static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int first)
 {
     gj_scan_params *p = dec->scan_params;
     size_t nhyp, groups = gj_jpeg_groups(p->num_chunks, HUFF_GROUP), sizes[6], total = 0;
     int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, i;
 
     p->num_groups = (uint32_t)groups;
-    dec->hyps = !exact_first && hypotheses_pay(dec) ? p->blocks_in_mcu : 0;
+    dec->hyps = !exact_first && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
     if (!dec->hyps)
         return 0;
     nhyp = (size_t)p->num_chunks * dec->hyps;
@@ -295,7 +294,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
                         int *damaged)
 {
     uint32_t chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
-                          scan->blocks_in_mcu <= 4 ? CHUNK_BITS_FEW_BLOCKS : CHUNK_BITS_MANY_BLOCKS;
+                          hypotheses_pay(dec, scan) ? CHUNK_BITS_HYPOTHESES : CHUNK_BITS_PLAIN;
     int ret, states = BUF_STATES0;
     gj_karg a[7];
 
@@ -303,7 +302,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
     if (ret < 0)
         return ret;
     *damaged |= dec->layout.damaged;
-    if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, first)) < 0)
+    if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, scan, first)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_LAYOUT);
     if ((ret = upload_scan(dec)) < 0)

@@ -20,11 +20,11 @@
 #define HYP_GROUP 128           /* kernels/jpeg_huffman_hyp.h GJ_HYP_GROUP */
 #define HYP_MARKS 6             /* kernels/jpeg_huffman.h GJ_HYP_MARKS */
 #define PIXEL_GROUP 256
-/* Chunk length: shorter chunks decode in parallel better, but 4:2:0 scans (6 blocks
- * per MCU) take longer to synchronise, which costs more with short chunks
+/* Chunk length: shorter chunks decode in parallel better, but cost more synchronisation.
+ * Scans that use slot hypotheses (4:2:0, 4:2:2) do best a little longer than the others
  * (measured on an H200, doc/benchmarks.md). */
-#define CHUNK_BITS_FEW_BLOCKS 256
-#define CHUNK_BITS_MANY_BLOCKS 512
+#define CHUNK_BITS_PLAIN 256
+#define CHUNK_BITS_HYPOTHESES 384
 /* Synchronisation rounds queued between two looks at whether they converged. */
 #define ROUNDS_PER_BATCH 8
 
