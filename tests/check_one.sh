@@ -25,6 +25,7 @@
 #                (`-o DIR`: one decoder reused across sizes and samplings), each
 #                output equal to djpeg's
 #   cli          FILE names a case of the tool's own behaviour (see below)
+#   dxt          FILE names a DXT test (tests/dxt_check.sh)
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -291,6 +292,10 @@ fuzz)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
     [ "$rc" -eq 0 ] || fail "libFuzzer exit status $rc: $(grep -E 'ERROR|SUMMARY|breaks' "$tmp/fuzz.log" | head -n 2 | tr '\n' ' ')"
     pass "${runs:-?} inputs in ${seconds}s"
+    ;;
+dxt)
+    # FILE names a case of the DXT corpus (tests/gen_dxt_corpus.sh).
+    . "$(dirname "$0")/dxt_check.sh"
     ;;
 *)
     echo "check_one.sh: unknown test kind $kind" >&2
