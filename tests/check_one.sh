@@ -28,6 +28,7 @@
 #   fate         FILE is a FATE test name of FFmpeg's build tree (GJ_FFMPEG_BUILD)
 #   ffmpeg       FILE is a FATE input clip: mjpeg_gpujpeg and the hwaccel output
 #                equal tests/tools/jpeg_raw_decode's, frame by frame
+#   dxt          FILE names a DXT test (tests/dxt_check.sh)
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -316,6 +317,10 @@ fuzz)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
     [ "$rc" -eq 0 ] || fail "libFuzzer exit status $rc: $(grep -E 'ERROR|SUMMARY|breaks' "$tmp/fuzz.log" | head -n 2 | tr '\n' ' ')"
     pass "${runs:-?} inputs in ${seconds}s"
+    ;;
+dxt)
+    # FILE names a case of the DXT corpus (tests/gen_dxt_corpus.sh).
+    . "$(dirname "$0")/dxt_check.sh"
     ;;
 *)
     echo "check_one.sh: unknown test kind $kind" >&2

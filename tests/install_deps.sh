@@ -2,7 +2,8 @@
 # Installs, on Debian 12, everything the README's two commands need: the build
 # (compiler, autotools, OpenCL and PoCL, libpng), the references and corpus
 # sources of the tests (libjpeg-turbo, the wallpaper photographs) and clang with
-# libFuzzer. The CUDA backend is built too when nvcc is installed (not from here).
+# libFuzzer, FFmpeg (its hap encoder and DDS decoder are the DXT tests' references).
+# The CUDA backend is built too when nvcc is installed (not from here).
 set -eu
 
 packages="
@@ -11,6 +12,7 @@ packages="
     libpng-dev
     libjpeg62-turbo-dev libjpeg-turbo-progs
     plasma-workspace-wallpapers
+    ffmpeg
     clang libclang-rt-dev
 "
 

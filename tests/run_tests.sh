@@ -12,6 +12,7 @@
 #   GJ_TEST_TIMEOUT  seconds one decode may take (default 60)
 #   GJ_FUZZ          the libFuzzer binary (empty: no fuzz test); GJ_FUZZ_SECONDS (60)
 #   GJ_UNIT_TESTS    unit test programs (exit 0 pass, 77 skip, else fail)
+#   GJ_DXT_CORPUS    the DXT corpus (tests/gen_dxt_corpus.sh): its tests.txt lists the DXT tests
 #   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
 #   GJ_FFMPEG_BUILD  FFmpeg's build directory (default ffmpeg/build, made by
 #                    `make ffmpeg`): its FATE tests run when it holds ffmpeg
@@ -51,6 +52,9 @@ list_tests() {
     for t in ${GJ_UNIT_TESTS:-}; do
         echo "unit $t"
     done
+    if [ -f "${GJ_DXT_CORPUS:-}/tests.txt" ]; then
+        sed "s|^|dxt $GJ_DXT_CORPUS/|" "$GJ_DXT_CORPUS/tests.txt"
+    fi
     for f in "$corpus"/good/*.jpg; do
         base=$(basename "$f" .jpg)
         echo "rgb $f"

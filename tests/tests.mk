@@ -86,9 +86,9 @@ AM_MAKEFLAGS = --no-print-directory
 # The runner is called directly (not through automake's TESTS harness) so that
 # its per-test lines and closing count reach the terminal.
 if HAVE_LIBJPEG
-check-local: tests/corpus/.stamp $(FUZZ_TARGET)
+check-local: tests/corpus/.stamp tests/dxt-corpus/.stamp $(FUZZ_TARGET)
 	@GJ_TEST_TOOLS=tests/tools GJ_GPUJPEG=./gpujpeg$(EXEEXT) GJ_FUZZ="$(FUZZ_TARGET)" \
-	  GJ_UNIT_TESTS="$(UNIT_TESTS)" \
+	  GJ_UNIT_TESTS="$(UNIT_TESTS)" GJ_DXT_CORPUS=tests/dxt-corpus \
 	  GJ_FUZZ_DICT=$(srcdir)/tests/fuzz/jpeg.dict \
 	  $(SHELL) $(srcdir)/tests/run_tests.sh tests/corpus
 else
@@ -99,6 +99,23 @@ endif
 
 clean-local: clean-local-tests
 clean-local-tests:
-	-rm -rf tests/corpus tests/failed
+	-rm -rf tests/corpus tests/failed tests/dxt-corpus
 
 .PHONY: clean-local-tests
+
+# ---------------------------------------------------------------- DXT
+# dxt_tool: the host build of the DXT kernels, the C reference decoder and cluster
+# fit, synthetic pictures and PSNR (tests/tools/dxt_tool.c); the corpus adds
+# photographs and FFmpeg's hap references (tests/gen_dxt_corpus.sh).
+check_PROGRAMS += tests/tools/dxt_tool
+tests_tools_dxt_tool_SOURCES = tests/tools/dxt_tool.c tests/tools/dxt_reference.c \
+	tests/tools/dxt_reference.h tests/tools/rng.h $(TEST_PNM)
+tests_tools_dxt_tool_LDADD = libgpujpeg.la -lm
+EXTRA_DIST += tests/gen_dxt_corpus.sh tests/dxt_check.sh
+
+tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$(EXEEXT) tests/tools/make_image$(EXEEXT)
+	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_dxt_corpus.sh tests/dxt-corpus && touch $@
+
+UNIT_TESTS += tests/unit/dxt_api
+tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c
+tests_unit_dxt_api_LDADD = libgpujpeg.la

@@ -14,6 +14,8 @@ enum cli_exit {
 /* Subcommands: argv[0] is the subcommand's name. They return the exit status. */
 int cli_decode_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
+int cli_dxt_main(int argc, char **argv);
+int cli_undxt_main(int argc, char **argv);
 
 /*
  * Routes the library's messages: those at or below `level` (a GJ_LOG_* value)

@@ -24,6 +24,8 @@ static const struct {
 } commands[] = {
     { "decode", cli_decode_main, "decode JPEG files on the GPU" },
     { "info",   cli_info_main,   "list the GPU devices, or describe JPEG files" },
+    { "dxt",    cli_dxt_main,    "compress a picture into DXT/BCn blocks (a DDS file)" },
+    { "undxt",  cli_undxt_main,  "decode a DDS file's DXT/BCn blocks" },
 };
 
 static int log_level = GJ_LOG_WARNING;

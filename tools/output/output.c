@@ -113,7 +113,26 @@ static int close_checked(FILE *f, int ret)
     return ret;
 }
 
+typedef struct frame_job {
+    const output_module *module;
+    const gj_frame *frame;
+} frame_job;
+
+static int write_frame(FILE *f, const void *opaque)
+{
+    const frame_job *job = opaque;
+
+    return job->module->write(f, job->frame);
+}
+
 int output_write(const output_module *m, const char *path, const gj_frame *frame)
+{
+    frame_job job = { m, frame };
+
+    return output_write_with(path, write_frame, &job);
+}
+
+int output_write_with(const char *path, int (*write)(FILE *f, const void *opaque), const void *opaque)
 {
     size_t len = strlen(path);
     char *tmp = malloc(len + sizeof(".XXXXXX"));
@@ -130,7 +149,7 @@ int output_write(const output_module *m, const char *path, const gj_frame *frame
         free(tmp);
         return ret;
     }
-    ret = close_checked(f, m->write(f, frame));
+    ret = close_checked(f, write(f, opaque));
     if (ret >= 0 && rename(tmp, path) < 0)
         ret = output_io_error();
     if (ret < 0)

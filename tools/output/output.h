@@ -13,6 +13,8 @@
 
 #include "gpujpeg/frame.h"
 
+struct gj_dxt_blocks;
+
 typedef struct output_module {
     const char *name;                       /* also the file extension */
     const enum gj_pixel_format *formats;    /* accepted, ending with GJ_PIX_FMT_NONE */
@@ -48,6 +50,10 @@ enum gj_pixel_format output_pick_format(const output_module *m, int explicit_for
  * temporary file and leaves a description in output_error().
  */
 int output_write(const output_module *m, const char *path, const gj_frame *frame);
+/* The same file handling around any writer (DDS files: output/dds.c). */
+int output_write_with(const char *path, int (*write)(FILE *f, const void *opaque), const void *opaque);
+/* Writes a DDS file: the header and the blocks (host memory). */
+int output_write_dds(const char *path, const struct gj_dxt_blocks *blocks);
 /* Describes the failure code that output_write() returned. */
 const char *output_error(int code);
 

@@ -6,5 +6,6 @@
 #include "gpujpeg/frame.h"
 #include "gpujpeg/device.h"
 #include "gpujpeg/jpeg.h"
+#include "gpujpeg/dxt.h"
 
 #endif /* GPUJPEG_GPUJPEG_H */

@@ -74,7 +74,10 @@ typedef long gj_i64;
 #define gj_max(a, b) max((a), (b))
 
 #else
-/* ---------------------------------------------------------------- host C (params headers only) */
+/* ---------------------------------------------------------------- host C
+ * The params headers, and kernels without barriers or local memory run on the CPU
+ * (tests compare them with the GPU): the caller sets gj_global_id() before each
+ * call of a kernel, one id at a time. */
 #include <stdint.h>
 typedef uint8_t gj_u8;
 typedef int8_t gj_i8;
@@ -85,6 +88,19 @@ typedef int32_t gj_i32;
 typedef uint64_t gj_u64;
 typedef int64_t gj_i64;
 #define GJ_CONST const
+#define GJ_KERNEL static inline void
+#define GJ_FUNC static inline
+#define GJ_GLOBAL
+#define GJ_CONST_DATA static const
+#define GJ_RESTRICT
+static inline gj_u64 *gj_host_global_id(void)
+{
+    static _Thread_local gj_u64 id;
+    return &id;
+}
+#define gj_global_id() (*gj_host_global_id())
+#define gj_min(a, b) ((a) < (b) ? (a) : (b))
+#define gj_max(a, b) ((a) > (b) ? (a) : (b))
 #endif
 
 #endif /* GJ_KERNELS_COMMON_H */

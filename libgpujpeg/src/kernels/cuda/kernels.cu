@@ -4,3 +4,5 @@
 #include "../jpeg_huffman_sync.h"
 #include "../jpeg_idct.h"
 #include "../jpeg_color.h"
+#include "../dxt_encode.h"
+#include "../dxt_decode.h"

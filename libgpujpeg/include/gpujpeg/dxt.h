@@ -1,0 +1,127 @@
+/*
+ * libgpujpeg: DXT/BCn texture encoding and decoding on the GPU.
+ *
+ * Typical use:
+ *     gj_dxt_encoder *enc;
+ *     gj_dxt_encoder_create(&enc, dev);
+ *     gj_dxt_blocks out = { .memory = GJ_MEMORY_HOST };
+ *     gj_dxt_encode(enc, &frame, GJ_DXT_FORMAT_BC1, GJ_DXT_QUALITY_BALANCED, &out);
+ *     fwrite(out.data, 1, out.size, f);           // after a DDS header (gj_dds_write_header)
+ *     gj_dxt_blocks_unref(&out);
+ *     gj_dxt_encoder_free(&enc);
+ *
+ * Blocks are stored as DDS and HAP store them: 4x4-pixel blocks in raster order,
+ * each 8 (BC1, BC4) or 16 bytes (BC3, YCoCg), little-endian. Pictures whose
+ * size is not a multiple of 4 are padded by repeating the last column and row.
+ */
+#ifndef GPUJPEG_DXT_H
+#define GPUJPEG_DXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpujpeg/device.h"
+#include "gpujpeg/frame.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum gj_dxt_format {
+    GJ_DXT_FORMAT_BC1,      /* DXT1, opaque RGB (HAP) */
+    GJ_DXT_FORMAT_BC3,      /* DXT5, RGBA (HAP Alpha) */
+    GJ_DXT_FORMAT_YCOCG,    /* scaled YCoCg in DXT5 (HAP Q) */
+    GJ_DXT_FORMAT_BC4,      /* one channel (HAP Alpha-only): alpha, or gray without alpha */
+    GJ_DXT_FORMAT_NB
+};
+
+enum gj_dxt_quality {
+    GJ_DXT_QUALITY_FAST,        /* bounding box with inset */
+    GJ_DXT_QUALITY_BALANCED,    /* LSpiro regression + least-squares refit */
+    GJ_DXT_QUALITY_HIGH,        /* cluster fit + endpoint refinement */
+    GJ_DXT_QUALITY_NB
+};
+
+/* "bc1", "bc3", "ycocg", "bc4"; "fast", "balanced", "high" (NULL if out of range). */
+GJ_API const char *gj_dxt_format_name(enum gj_dxt_format format);
+GJ_API const char *gj_dxt_quality_name(enum gj_dxt_quality quality);
+/* Parses those names (also "dxt1", "dxt5"); returns 0 or GJ_ERROR_INVAL. */
+GJ_API int gj_dxt_format_from_name(const char *name, enum gj_dxt_format *format);
+GJ_API int gj_dxt_quality_from_name(const char *name, enum gj_dxt_quality *quality);
+
+/* Bytes of the blocks of a width x height picture; 0 for a bad format or size. */
+GJ_API size_t gj_dxt_size(enum gj_dxt_format format, int width, int height);
+
+/* Compressed blocks of one picture, in host or device memory. */
+typedef struct gj_dxt_blocks {
+    enum gj_dxt_format format;
+    int width;                  /* of the picture (not rounded up to blocks) */
+    int height;
+    enum gj_memory memory;
+    /* Host pointer, CUdeviceptr cast to uint8_t *, or cl_mem cast to uint8_t *. */
+    uint8_t *data;
+    size_t offset;              /* where the blocks start in data (device memory; a multiple of 4) */
+    size_t size;                /* gj_dxt_size(format, width, height) */
+    void *opaque_owner;         /* set when the library allocated data */
+} gj_dxt_blocks;
+
+/* Frees blocks the library allocated and resets data, offset and size. */
+GJ_API void gj_dxt_blocks_unref(gj_dxt_blocks *blocks);
+
+typedef struct gj_dxt_encoder gj_dxt_encoder;
+
+/* An encoder keeps its GPU buffers between calls: reuse it for every frame of a stream. */
+GJ_API int gj_dxt_encoder_create(gj_dxt_encoder **enc, gj_device *dev);
+GJ_API void gj_dxt_encoder_free(gj_dxt_encoder **enc);
+
+/*
+ * Encodes `in` (rgba, bgra, rgb24, gray8, yuvj420p, yuvj422p or yuvj444p, in
+ * host memory or in the encoder device's memory; YCbCr is full-range BT.601 as
+ * in JPEG) into out.
+ *   out->memory: GJ_MEMORY_HOST, or the device's memory type to keep the blocks
+ *                on the GPU.
+ *   If out->data is NULL it is allocated (free with gj_dxt_blocks_unref());
+ *   otherwise it must hold gj_dxt_size() bytes from out->offset.
+ * BC4 encodes the alpha channel of rgba/bgra, else the gray level (Y of YCbCr,
+ * BT.601 luma of rgb24). Returns 0 or a negative error code (message logged).
+ */
+GJ_API int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format format,
+                         enum gj_dxt_quality quality, gj_dxt_blocks *out);
+
+typedef struct gj_dxt_decoder gj_dxt_decoder;
+
+GJ_API int gj_dxt_decoder_create(gj_dxt_decoder **dec, gj_device *dev);
+GJ_API void gj_dxt_decoder_free(gj_dxt_decoder **dec);
+
+/*
+ * Decodes blocks (host memory or the device's) into out: rgba, bgra or rgb24,
+ * or gray8 for BC4, in host or device memory (out->memory), allocated when
+ * out->data[0] is NULL. Decoding follows FFmpeg's texturedsp (HAP and DDS
+ * decoders) bit for bit; BC1 is opaque.
+ */
+GJ_API int gj_dxt_decode(gj_dxt_decoder *dec, const gj_dxt_blocks *in, gj_frame *out);
+
+/* ------------------------------------------------------------------ DDS files */
+
+#define GJ_DDS_HEADER_SIZE 128
+
+/*
+ * Writes the 128-byte DDS header ("DDS " + DDS_HEADER) for blocks of format:
+ * FourCC DXT1, DXT5, ATI1 (BC4), or DXT5 tagged "YCG2" the way GIMP's DDS
+ * plugin marks scaled YCoCg (which FFmpeg's DDS decoder honours).
+ */
+GJ_API int gj_dds_write_header(uint8_t *dst, enum gj_dxt_format format, int width, int height);
+
+/*
+ * Parses a DDS file's header: format, size, and where the first (top) level's
+ * blocks start. Returns GJ_ERROR_INVALIDDATA or GJ_ERROR_UNSUPPORTED (message
+ * logged) for anything else than the formats above, and for truncated files.
+ */
+GJ_API int gj_dds_parse_header(const uint8_t *data, size_t size, enum gj_dxt_format *format,
+                               int *width, int *height, size_t *data_offset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUJPEG_DXT_H */

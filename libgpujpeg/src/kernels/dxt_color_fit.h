@@ -1,0 +1,581 @@
+/*
+ * Endpoints for a colour block (BC1, and the colour half of BC3 and YCoCg-DXT5),
+ * one 4x4 block per thread, in integers only: the same input gives the same
+ * block on CUDA, OpenCL and the host build.
+ *
+ *   fast      bounding box inset by 1/16 of the range, on the diagonal that the
+ *             channels' covariance signs pick (van Waveren);
+ *   balanced  LSpiro (Perminov): per channel, the 5/6-bit values' unique sorted
+ *             set by ranks, a line fitted to value against rank, its ends as
+ *             endpoints (step 1); then least-squares refits of the endpoints to
+ *             the block as encoded (step 2, twice);
+ *   high      cluster fit: pixels ordered along the principal axis, every split
+ *             into four ordered clusters scored by its least-squares error,
+ *             then refits and a one-step search around the endpoints.
+ *
+ * Every candidate is measured exactly (dxt_palette.h's palette, nearest entry
+ * per pixel, squared RGB error) and the best kept. BC1 also tries the
+ * three-colour mode with black (endpoints in the other order), which wins on
+ * blocks with dark pixels or three-colour content.
+ */
+#ifndef GJ_KERNELS_DXT_COLOR_FIT_H
+#define GJ_KERNELS_DXT_COLOR_FIT_H
+
+#include "common.h"
+#include "dxt_palette.h"
+
+/* The block's pixels by channel: c[channel][pixel], raster order. */
+typedef struct gj_dxt_rgb_block {
+    gj_i32 c[3][16];
+} gj_dxt_rgb_block;
+
+/* The best colour block so far: endpoint word, index word, squared error. */
+typedef struct gj_dxt_color_result {
+    gj_u32 w0;
+    gj_u32 w1;
+    gj_u32 err;
+} gj_dxt_color_result;
+
+/* n / d rounded to nearest (halves away from zero), d > 0. */
+GJ_FUNC gj_i32 gj_dxt_div_round(gj_i32 n, gj_i32 d)
+{
+    return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d);
+}
+
+GJ_FUNC gj_i32 gj_dxt_clamp(gj_i32 v, gj_i32 hi)
+{
+    return v < 0 ? 0 : v > hi ? hi : v;
+}
+
+/* Channel bits of RGB565: 5, 6, 5; field shifts 11, 5, 0. */
+GJ_FUNC gj_i32 gj_dxt_565_max(int ch)
+{
+    return ch == 1 ? 63 : 31;
+}
+
+GJ_FUNC gj_u32 gj_dxt_565_shift(int ch)
+{
+    return ch == 0 ? 11u : ch == 1 ? 5u : 0u;
+}
+
+/* 8-bit endpoint channels (clamped) to the nearest RGB565 code. */
+GJ_FUNC gj_u32 gj_dxt_quantize565(const gj_i32 *e)
+{
+    gj_u32 q = 0;
+    int ch;
+
+    for (ch = 0; ch < 3; ch++) {
+        gj_i32 m = gj_dxt_565_max(ch);
+        q |= (gj_u32)((gj_dxt_clamp(e[ch], 255) * m + 127) / 255) << gj_dxt_565_shift(ch);
+    }
+    return q;
+}
+
+/* YCoCg keeps the scale code in blue: both endpoints carry it unchanged. */
+GJ_FUNC gj_u32 gj_dxt_with_blue(gj_u32 q, gj_i32 fixed_blue)
+{
+    return fixed_blue < 0 ? q : (q & ~31u) | (gj_u32)fixed_blue;
+}
+
+/* Nearest palette entry per pixel (the first of equals): the indices and the error. */
+GJ_FUNC gj_u32 gj_dxt_color_indices(const gj_dxt_rgb_block *blk, const gj_u32 *pal, gj_u32 *indices)
+{
+    gj_u32 err = 0, idx = 0;
+    int p, e, ch;
+
+    for (p = 0; p < 16; p++) {
+        gj_u32 best = 0xffffffffu, bi = 0;
+        for (e = 0; e < 4; e++) {
+            gj_u32 d = 0;
+            for (ch = 0; ch < 3; ch++) {
+                gj_i32 diff = blk->c[ch][p] - GJ_DXT_CH(pal[e], ch);
+                d += (gj_u32)(diff * diff);
+            }
+            if (d < best) {
+                best = d;
+                bi = (gj_u32)e;
+            }
+        }
+        err += best;
+        idx |= bi << (2 * p);
+    }
+    *indices = idx;
+    return err;
+}
+
+/* Measures endpoints q0, q1 in this order (the order picks BC1's mode); keeps them if better. */
+GJ_FUNC void gj_dxt_color_try(const gj_dxt_rgb_block *blk, gj_u32 q0, gj_u32 q1, gj_u32 four_only,
+                              gj_dxt_color_result *best)
+{
+    gj_u32 pal[4], idx, err;
+
+    gj_dxt_color_palette(q0, q1, four_only, pal);
+    err = gj_dxt_color_indices(blk, pal, &idx);
+    if (err < best->err) {
+        best->w0 = q0 | q1 << 16;
+        best->w1 = idx;
+        best->err = err;
+    }
+}
+
+/* An endpoint pair in the four-colour order and, where BC1 allows it, the three-colour one. */
+GJ_FUNC void gj_dxt_color_try_pair(const gj_dxt_rgb_block *blk, gj_u32 q0, gj_u32 q1, gj_u32 four_only,
+                                   gj_dxt_color_result *best)
+{
+    gj_u32 hi = gj_max(q0, q1), lo = gj_min(q0, q1);
+
+    gj_dxt_color_try(blk, hi, lo, four_only, best);
+    if (!four_only && hi != lo)
+        gj_dxt_color_try(blk, lo, hi, 0, best);
+}
+
+/*
+ * Least-squares endpoints for pixels with weights alpha[p] of endpoint 0 out of
+ * den (1 - alpha / den of endpoint 1); pixels with alpha < 0 do not count.
+ * Returns 0 when the weights do not determine two endpoints.
+ */
+GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, const gj_i32 *alpha, gj_i32 den, gj_i32 *e0,
+                             gj_i32 *e1)
+{
+    gj_i32 a2 = 0, b2 = 0, ab = 0, ax[3] = { 0, 0, 0 }, bx[3] = { 0, 0, 0 }, det;
+    int p, ch;
+
+    for (p = 0; p < 16; p++) {
+        gj_i32 a = alpha[p], b = den - a;
+        if (a < 0)
+            continue;
+        a2 += a * a;
+        b2 += b * b;
+        ab += a * b;
+        for (ch = 0; ch < 3; ch++) {
+            ax[ch] += a * blk->c[ch][p];
+            bx[ch] += b * blk->c[ch][p];
+        }
+    }
+    det = a2 * b2 - ab * ab;
+    if (det <= 0)
+        return 0;
+    for (ch = 0; ch < 3; ch++) {
+        e0[ch] = gj_dxt_div_round(den * (b2 * ax[ch] - ab * bx[ch]), det);
+        e1[ch] = gj_dxt_div_round(den * (a2 * bx[ch] - ab * ax[ch]), det);
+    }
+    return 1;
+}
+
+/* Refits the best block's endpoints to its own indices and tries the result. */
+GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                gj_dxt_color_result *best)
+{
+    gj_u32 q0 = best->w0 & 0xffffu, q1 = best->w0 >> 16;
+    gj_u32 four = four_only || q0 > q1;
+    gj_i32 alpha[16], e0[3], e1[3];
+    int p;
+
+    for (p = 0; p < 16; p++) {
+        gj_u32 i = best->w1 >> (2 * p) & 3u;
+        /* Weight of endpoint 0 by index: four colours 3, 0, 2, 1 (of 3); three
+         * colours 2, 0, 1 (of 2), black not fitted. */
+        alpha[p] = four ? (gj_i32)(0x1203u >> (4 * i) & 15u)
+                        : i == 3 ? -1 : (gj_i32)(0x102u >> (4 * i) & 15u);
+    }
+    if (!gj_dxt_color_lsq(blk, alpha, four ? 3 : 2, e0, e1))
+        return;
+    q0 = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue);
+    q1 = gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue);
+    if (four)
+        gj_dxt_color_try(blk, gj_max(q0, q1), gj_min(q0, q1), four_only, best);
+    else
+        gj_dxt_color_try(blk, gj_min(q0, q1), gj_max(q0, q1), 0, best);
+}
+
+/* Sums, and the covariance signs of each channel against the widest one. */
+GJ_FUNC void gj_dxt_color_diagonal(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
+                                   gj_i32 *flip)
+{
+    gj_i32 sum[3] = { 0, 0, 0 }, d = 0, cov;
+    int p, ch;
+
+    for (ch = 0; ch < 3; ch++)
+        for (p = 0; p < 16; p++)
+            sum[ch] += blk->c[ch][p];
+    for (ch = 1; ch < 3; ch++)
+        if (hi[ch] - lo[ch] > hi[d] - lo[d])
+            d = ch;
+    for (ch = 0; ch < 3; ch++) {
+        cov = 0;
+        for (p = 0; p < 16; p++)
+            cov += (16 * blk->c[d][p] - sum[d]) * (16 * blk->c[ch][p] - sum[ch]);
+        flip[ch] = cov < 0;
+    }
+}
+
+/* The endpoint pair lo..hi per channel, on the block's diagonal (8-bit values). */
+GJ_FUNC void gj_dxt_color_try_box(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
+                                  gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
+{
+    gj_i32 flip[3], e0[3], e1[3];
+    int ch;
+
+    gj_dxt_color_diagonal(blk, lo, hi, flip);
+    for (ch = 0; ch < 3; ch++) {
+        e0[ch] = flip[ch] ? lo[ch] : hi[ch];
+        e1[ch] = flip[ch] ? hi[ch] : lo[ch];
+    }
+    gj_dxt_color_try_pair(blk, gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue),
+                          gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue), four_only, best);
+}
+
+/*
+ * The codes (a, b) whose one-third point (2 a' + b') / 3 (a', b' the decoded
+ * values) comes nearest to v: a flat block then decodes to its own colour
+ * instead of the nearest 5/6-bit value (up to 4 away).
+ */
+GJ_FUNC gj_u32 gj_dxt_flat_pair(gj_i32 v, int ch)
+{
+    gj_i32 m = gj_dxt_565_max(ch), a, best_err = 1 << 20, best = 0;
+    gj_u32 bits = ch == 1 ? 6u : 5u;
+
+    for (a = 0; a <= m; a++) {
+        gj_i32 ea = (gj_i32)gj_dxt_expand((gj_u32)a, bits);
+        gj_i32 b = gj_dxt_clamp(((3 * v - 2 * ea) * m + 127) / 255, m), d;
+        for (d = -1; d <= 1; d++) {
+            gj_i32 bb = gj_dxt_clamp(b + d, m);
+            gj_i32 err = (2 * ea + (gj_i32)gj_dxt_expand((gj_u32)bb, bits)) / 3 - v;
+            err = err < 0 ? -err : err;
+            if (err < best_err) {
+                best_err = err;
+                best = a << 8 | bb;
+            }
+        }
+    }
+    return (gj_u32)best;
+}
+
+/* A nearly flat block: its mean colour by the one-third points of flat_pair. */
+GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                   gj_dxt_color_result *best)
+{
+    gj_u32 q0 = 0, q1 = 0;
+    int p, ch;
+
+    for (ch = 0; ch < 3; ch++) {
+        gj_i32 sum = 0;
+        gj_u32 pair;
+        for (p = 0; p < 16; p++)
+            sum += blk->c[ch][p];
+        pair = gj_dxt_flat_pair((sum + 8) / 16, ch);
+        q0 |= (pair >> 8) << gj_dxt_565_shift(ch);
+        q1 |= (pair & 255u) << gj_dxt_565_shift(ch);
+    }
+    gj_dxt_color_try_pair(blk, gj_dxt_with_blue(q0, fixed_blue), gj_dxt_with_blue(q1, fixed_blue), four_only,
+                          best);
+}
+
+/* fast: the bounding box, inset by 1/16 of each channel's range. */
+GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                               gj_dxt_color_result *best)
+{
+    gj_i32 lo[3], hi[3];
+    int p, ch;
+
+    for (ch = 0; ch < 3; ch++) {
+        gj_i32 mn = 255, mx = 0, inset;
+        for (p = 0; p < 16; p++) {
+            mn = gj_min(mn, blk->c[ch][p]);
+            mx = gj_max(mx, blk->c[ch][p]);
+        }
+        inset = (mx - mn) >> 4;
+        lo[ch] = mn + inset;
+        hi[ch] = mx - inset;
+    }
+    gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
+}
+
+/*
+ * LSpiro step 1 for one channel: quantise to the endpoint precision (which
+ * drops near-duplicates), rank the unique values (rank = how many distinct
+ * values are smaller: no sorting network, no branches on data), fit
+ * value = a + b * rank by least squares and return the line's ends at ranks 0
+ * and n - 1, in 8-bit units.
+ */
+GJ_FUNC void gj_dxt_lspiro_channel(const gj_i32 *x, gj_i32 qmax, gj_i32 *lo, gj_i32 *hi)
+{
+    gj_i32 q[16], first[16];
+    gj_i32 n = 0, su = 0, sku = 0, sk, skk, den, a, b, l, h;
+    int i, j;
+
+    for (i = 0; i < 16; i++)
+        q[i] = (x[i] * qmax + 127) / 255;
+    for (i = 0; i < 16; i++) {
+        first[i] = 1;
+        for (j = 0; j < i; j++)
+            first[i] &= q[j] != q[i];
+    }
+    for (i = 0; i < 16; i++) {
+        gj_i32 rank = 0;
+        for (j = 0; j < 16; j++)
+            rank += first[j] & (q[j] < q[i]);
+        n += first[i];
+        su += first[i] * q[i];
+        sku += first[i] * rank * q[i];
+    }
+    sk = n * (n - 1) / 2;
+    skk = (n - 1) * n * (2 * n - 1) / 6;
+    den = n * skk - sk * sk;
+    if (den == 0) {
+        l = h = su;              /* one unique value */
+    } else {
+        a = su * skk - sk * sku; /* intercept * den */
+        b = n * sku - sk * su;   /* slope * den */
+        l = gj_dxt_clamp(gj_dxt_div_round(a, den), qmax);
+        h = gj_dxt_clamp(gj_dxt_div_round(a + b * (n - 1), den), qmax);
+    }
+    /* Back to 8 bits as the decoders expand them. */
+    *lo = (gj_i32)gj_dxt_expand((gj_u32)l, qmax == 31 ? 5u : 6u);
+    *hi = (gj_i32)gj_dxt_expand((gj_u32)h, qmax == 31 ? 5u : 6u);
+}
+
+/* balanced: LSpiro steps 1 and 2. */
+GJ_FUNC void gj_dxt_color_balanced(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                   gj_dxt_color_result *best)
+{
+    gj_i32 lo[3], hi[3];
+    int ch;
+
+    for (ch = 0; ch < 3; ch++)
+        gj_dxt_lspiro_channel(blk->c[ch], gj_dxt_565_max(ch), &lo[ch], &hi[ch]);
+    gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
+    /* The inset box starts better where a channel's unique values are skewed. */
+    gj_dxt_color_fast(blk, four_only, fixed_blue, best);
+    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
+    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
+    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
+}
+
+/*
+ * The principal axis of the block's colours (integer power iteration on the
+ * covariance matrix, entries scaled so that the vector stays within 10 bits).
+ * Returns 0 for a single-colour block.
+ */
+GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
+{
+    gj_i32 sum[3] = { 0, 0, 0 }, cov[3][3];
+    gj_i64 v[3];
+    int p, a, b, it, start = 0;
+
+    for (a = 0; a < 3; a++)
+        for (p = 0; p < 16; p++)
+            sum[a] += blk->c[a][p];
+    for (a = 0; a < 3; a++) {
+        for (b = a; b < 3; b++) {
+            gj_i32 c = 0;
+            /* (16 x - sum) < 2^12: a product < 2^24, 16 of them < 2^28. */
+            for (p = 0; p < 16; p++)
+                c += (16 * blk->c[a][p] - sum[a]) * (16 * blk->c[b][p] - sum[b]);
+            cov[a][b] = cov[b][a] = c;
+        }
+    }
+    for (a = 1; a < 3; a++)
+        if (cov[a][a] > cov[start][start])
+            start = a;
+    if (cov[start][start] == 0)
+        return 0;
+    for (a = 0; a < 3; a++)
+        v[a] = cov[start][a];
+    for (it = 0; it < 8; it++) {
+        gj_i64 m = 0, w[3];
+        for (a = 0; a < 3; a++) {
+            gj_i64 x = v[a] < 0 ? -v[a] : v[a];
+            m = m > x ? m : x;
+        }
+        if (m == 0)
+            return 0;
+        for (a = 0; a < 3; a++)
+            v[a] = v[a] * 1023 / m;
+        for (a = 0; a < 3; a++)
+            w[a] = (gj_i64)cov[a][0] * v[0] + (gj_i64)cov[a][1] * v[1] + (gj_i64)cov[a][2] * v[2];
+        for (a = 0; a < 3; a++)
+            v[a] = w[a];
+    }
+    {
+        gj_i64 m = 0;
+        for (a = 0; a < 3; a++) {
+            gj_i64 x = v[a] < 0 ? -v[a] : v[a];
+            m = m > x ? m : x;
+        }
+        if (m == 0)
+            return 0;
+        for (a = 0; a < 3; a++)
+            axis[a] = (gj_i32)(v[a] * 1023 / m);
+    }
+    return 1;
+}
+
+/* Splits kept from the cluster search: rounding the endpoints changes their order. */
+#define GJ_DXT_CLUSTER_KEEP 8
+
+/*
+ * high: cluster fit. With the pixels sorted along the principal axis, a split
+ * (i, j, k) gives the first i pixels weight 3 (of 3) on endpoint 0, the next
+ * ones 2, then 1, the rest 0. With centred coordinates y = 16 x - sum the
+ * least-squares error of a split is const - 144 |Q|^2 / det, Q = P[i] + P[j] +
+ * P[k] (P: prefix sums of y in sorted order) and det the determinant of the
+ * weights' normal equations: the best splits maximise |Q|^2 / det, compared by
+ * cross-multiplying in 64-bit integers (no division, exact). The best few are
+ * then rounded to RGB565 and measured exactly: which split wins after rounding
+ * is what decides the quality (squish measures every split rounded, which is
+ * 4 times slower than this for a few hundredths of a dB).
+ */
+GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                  gj_dxt_color_result *best)
+{
+    gj_i32 axis[3], t[16], rank[16], pre[3][17], sum[3] = { 0, 0, 0 }, alpha[16], e0[3], e1[3];
+    gj_i64 keep_q2[GJ_DXT_CLUSTER_KEEP], keep_det[GJ_DXT_CLUSTER_KEEP];
+    gj_i32 keep_split[GJ_DXT_CLUSTER_KEEP];
+    int p, q, ch, i, j, k, m;
+
+    if (!gj_dxt_principal_axis(blk, axis)) {
+        gj_dxt_color_fast(blk, four_only, fixed_blue, best);  /* one colour */
+        return;
+    }
+    for (p = 0; p < 16; p++)
+        t[p] = axis[0] * blk->c[0][p] + axis[1] * blk->c[1][p] + axis[2] * blk->c[2][p];
+    for (p = 0; p < 16; p++) {
+        rank[p] = 0;
+        for (q = 0; q < 16; q++)
+            rank[p] += t[q] < t[p] || (t[q] == t[p] && q < p);
+    }
+    for (ch = 0; ch < 3; ch++)
+        for (p = 0; p < 16; p++)
+            sum[ch] += blk->c[ch][p];
+    for (ch = 0; ch < 3; ch++) {
+        gj_i32 y[16];
+        for (p = 0; p < 16; p++)
+            y[rank[p]] = 16 * blk->c[ch][p] - sum[ch];
+        pre[ch][0] = 0;
+        for (p = 0; p < 16; p++)
+            pre[ch][p + 1] = pre[ch][p] + y[p];
+    }
+    for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++) {
+        keep_q2[m] = -1;
+        keep_det[m] = 1;
+        keep_split[m] = 0;
+    }
+    for (i = 0; i <= 16; i++) {
+        for (j = i; j <= 16; j++) {
+            gj_i32 qij0 = pre[0][i] + pre[0][j], qij1 = pre[1][i] + pre[1][j], qij2 = pre[2][i] + pre[2][j];
+            for (k = j; k <= 16; k++) {
+                gj_i32 a2 = 5 * i + 3 * j + k, b2 = 144 - i - 3 * j - 5 * k, ab = 2 * (k - i);
+                gj_i64 det = (gj_i64)(a2 * b2 - ab * ab);
+                gj_i32 q0 = qij0 + pre[0][k], q1 = qij1 + pre[1][k], q2 = qij2 + pre[2][k];
+                gj_i64 qq = (gj_i64)q0 * q0 + (gj_i64)q1 * q1 + (gj_i64)q2 * q2;
+                const int last = GJ_DXT_CLUSTER_KEEP - 1;
+                if (det > 0 && qq * keep_det[last] > keep_q2[last] * det) {
+                    keep_q2[last] = qq;
+                    keep_det[last] = det;
+                    keep_split[last] = i | j << 8 | k << 16;
+                    /* Insertion into the kept list, best first. */
+                    for (m = last; m > 0; m--) {
+                        if (keep_q2[m] * keep_det[m - 1] > keep_q2[m - 1] * keep_det[m]) {
+                            gj_i64 tq = keep_q2[m], td = keep_det[m];
+                            gj_i32 ts = keep_split[m];
+                            keep_q2[m] = keep_q2[m - 1];
+                            keep_det[m] = keep_det[m - 1];
+                            keep_split[m] = keep_split[m - 1];
+                            keep_q2[m - 1] = tq;
+                            keep_det[m - 1] = td;
+                            keep_split[m - 1] = ts;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++) {
+        gj_i32 bi = keep_split[m] & 255, bj = keep_split[m] >> 8 & 255, bk = keep_split[m] >> 16;
+        if (keep_q2[m] < 0)
+            break;
+        for (p = 0; p < 16; p++)
+            alpha[p] = rank[p] < bi ? 3 : rank[p] < bj ? 2 : rank[p] < bk ? 1 : 0;
+        if (gj_dxt_color_lsq(blk, alpha, 3, e0, e1))
+            gj_dxt_color_try_pair(blk, gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue),
+                                  gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue), four_only, best);
+    }
+    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
+    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
+}
+
+/* Endpoint refinement: each 565 field of each endpoint one step down and up, greedily. */
+GJ_FUNC void gj_dxt_color_search(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                 gj_dxt_color_result *best)
+{
+    int f, d;
+
+    for (f = 0; f < 6; f++) {
+        int ch = f % 3;
+        gj_u32 shift = gj_dxt_565_shift(ch) + (f >= 3 ? 16u : 0u);
+        gj_i32 m = gj_dxt_565_max(ch);
+        if (ch == 2 && fixed_blue >= 0)
+            continue;
+        for (d = -1; d <= 1; d += 2) {
+            gj_u32 w = best->w0;
+            gj_i32 v = (gj_i32)(w >> shift & (gj_u32)m) + d;
+            if (v < 0 || v > m)
+                continue;
+            w = (w & ~((gj_u32)m << shift)) | (gj_u32)v << shift;
+            gj_dxt_color_try(blk, w & 0xffffu, w >> 16, four_only, best);
+        }
+    }
+}
+
+/* Blocks whose channels all vary by at most this much also try the flat fit. */
+#define GJ_DXT_FLAT_RANGE 12
+
+/* The largest channel range of the block. */
+GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
+{
+    gj_i32 range = 0;
+    int p, ch;
+
+    for (ch = 0; ch < 3; ch++) {
+        gj_i32 mn = 255, mx = 0;
+        for (p = 0; p < 16; p++) {
+            mn = gj_min(mn, blk->c[ch][p]);
+            mx = gj_max(mx, blk->c[ch][p]);
+        }
+        range = gj_max(range, mx - mn);
+    }
+    return range;
+}
+
+/*
+ * Encodes one colour block at the given quality. four_only: BC3/YCoCg colour
+ * blocks (always four colours). fixed_blue >= 0: the blue code every endpoint
+ * must keep (YCoCg's scale).
+ */
+GJ_FUNC void gj_dxt_encode_color(const gj_dxt_rgb_block *blk, gj_u32 quality, gj_u32 four_only,
+                                 gj_i32 fixed_blue, gj_u32 *w0, gj_u32 *w1)
+{
+    gj_dxt_color_result best;
+
+    best.w0 = 0;
+    best.w1 = 0;
+    best.err = 0xffffffffu;
+    if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
+        gj_dxt_color_try_flat(blk, four_only, fixed_blue, &best);
+    if (quality == GJ_DXT_FAST) {
+        gj_dxt_color_fast(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_refit(blk, four_only, fixed_blue, &best);
+    } else if (quality == GJ_DXT_BALANCED) {
+        gj_dxt_color_balanced(blk, four_only, fixed_blue, &best);
+    } else {
+        gj_dxt_color_cluster(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_search(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_refit(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_search(blk, four_only, fixed_blue, &best);
+    }
+    *w0 = best.w0;
+    *w1 = best.w1;
+}
+
+#endif /* GJ_KERNELS_DXT_COLOR_FIT_H */

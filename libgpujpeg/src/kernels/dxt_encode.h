@@ -1,0 +1,126 @@
+/*
+ * The DXT encode kernels: one thread per 4x4 block reads its pixels from the
+ * input frame (dxt_block_io.h), fits the format's blocks (dxt_color_fit.h,
+ * dxt_alpha_fit.h) and writes 8 or 16 bytes in DDS/HAP order (blocks in raster
+ * order). One kernel per quality, so each is compiled for its own register
+ * budget: gj_dxt_encode_fast, gj_dxt_encode_balanced, gj_dxt_encode_high.
+ */
+#ifndef GJ_KERNELS_DXT_ENCODE_H
+#define GJ_KERNELS_DXT_ENCODE_H
+
+#include "common.h"
+#include "dxt_params.h"
+#include "dxt_palette.h"
+#include "dxt_color_fit.h"
+#include "dxt_alpha_fit.h"
+#include "dxt_block_io.h"
+
+GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
+{
+    int p, ch;
+
+    for (ch = 0; ch < 3; ch++)
+        for (p = 0; p < 16; p++)
+            blk->c[ch][p] = GJ_DXT_CH(px[p], ch);
+}
+
+/*
+ * Scaled YCoCg-DXT5 (van Waveren and Castano, "Real-Time YCoCg-DXT
+ * Compression", 2007): Co = (R - B) / 2 and Cg = (2G - R - B) / 4 go to the
+ * colour block's red and green, multiplied by the largest scale (1, 2 or 4)
+ * that keeps the block's chroma in range, the scale code (scale - 1) in blue.
+ * Luma goes to the alpha block, fitted to what the colour block decodes to:
+ * with decoded Co', Cg' the RGB error is smallest at Y = (R + G + B + Cg') / 3
+ * (rather than the exact (R + 2G + B) / 4).
+ */
+GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
+{
+    gj_dxt_rgb_block blk;
+    gj_i32 co2[16], cg4[16], luma[16], range = 0, scale, blue;
+    gj_u32 pal[4];
+    int p;
+
+    for (p = 0; p < 16; p++) {
+        gj_i32 r = GJ_DXT_CH(px[p], 0), g = GJ_DXT_CH(px[p], 1), b = GJ_DXT_CH(px[p], 2);
+        co2[p] = r - b;
+        cg4[p] = 2 * g - r - b;
+        /* In quarters: |Co| * 4 = 2 |co2|, |Cg| * 4 = |cg4|. */
+        range = gj_max(range, gj_max(co2[p] < 0 ? -2 * co2[p] : 2 * co2[p], cg4[p] < 0 ? -cg4[p] : cg4[p]));
+    }
+    scale = range < 4 * 32 ? 4 : range < 4 * 64 ? 2 : 1;
+    blue = (gj_i32)gj_dxt_expand((gj_u32)scale - 1, 5);
+    for (p = 0; p < 16; p++) {
+        blk.c[0][p] = gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255);
+        blk.c[1][p] = gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255);
+        blk.c[2][p] = blue;
+    }
+    gj_dxt_encode_color(&blk, quality, 1, scale - 1, &w[2], &w[3]);
+    gj_dxt_color_palette(w[2] & 0xffffu, w[2] >> 16, 1, pal);
+    for (p = 0; p < 16; p++) {
+        gj_u32 e = pal[w[3] >> (2 * p) & 3u];
+        gj_i32 cg = (GJ_DXT_CH(e, 1) - 128) / scale;
+        luma[p] = gj_dxt_clamp(gj_dxt_div_round(GJ_DXT_CH(px[p], 0) + GJ_DXT_CH(px[p], 1) +
+                                                GJ_DXT_CH(px[p], 2) + cg, 3), 255);
+    }
+    gj_dxt_encode_alpha(luma, quality, &w[0], &w[1]);
+}
+
+/* One block of any format: px (r, g, b, a; BC4's channel in a) to 2 or 4 words. */
+GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, gj_u32 quality, const gj_u32 *px, gj_u32 *w)
+{
+    gj_dxt_rgb_block blk;
+    gj_i32 a[16];
+    int p;
+
+    if (format == GJ_DXT_YCOCG) {
+        gj_dxt_encode_ycocg(px, quality, w);
+        return;
+    }
+    if (format != GJ_DXT_BC1)
+        for (p = 0; p < 16; p++)
+            a[p] = (gj_i32)(px[p] >> 24);
+    if (format == GJ_DXT_BC4) {
+        gj_dxt_encode_alpha(a, quality, &w[0], &w[1]);
+        return;
+    }
+    gj_dxt_rgb_of(px, &blk);
+    if (format == GJ_DXT_BC1) {
+        gj_dxt_encode_color(&blk, quality, 0, -1, &w[0], &w[1]);
+    } else {
+        gj_dxt_encode_alpha(a, quality, &w[0], &w[1]);
+        gj_dxt_encode_color(&blk, quality, 1, -1, &w[2], &w[3]);
+    }
+}
+
+GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,
+                                 GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2,
+                                 GJ_GLOBAL gj_u32 *blocks, gj_u32 quality)
+{
+    gj_u64 id = gj_global_id();
+    gj_u32 px[16], w[4], words, bx, by, i;
+    gj_u64 base;
+
+    if (id >= (gj_u64)p->blocks_w * p->blocks_h)
+        return;
+    bx = (gj_u32)(id % p->blocks_w);
+    by = (gj_u32)(id / p->blocks_w);
+    gj_dxt_load_block(p, plane0, plane1, plane2, bx, by, p->format == GJ_DXT_BC4, px);
+    gj_dxt_encode_pixels(p->format, quality, px, w);
+    words = GJ_DXT_BLOCK_BYTES(p->format) / 4;
+    base = ((gj_u64)p->blocks_offset_hi << 32 | p->blocks_offset_lo) / 4 + id * words;
+    for (i = 0; i < words; i++)
+        blocks[base + i] = w[i];
+}
+
+#define GJ_DXT_ENCODE_KERNEL(name, quality)                                                             \
+    GJ_KERNEL name(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,                     \
+                   GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2, GJ_GLOBAL gj_u32 *blocks) \
+    {                                                                                                   \
+        gj_dxt_encode_block(p, plane0, plane1, plane2, blocks, quality);                                \
+    }
+
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_fast, GJ_DXT_FAST)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_balanced, GJ_DXT_BALANCED)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_high, GJ_DXT_HIGH)
+
+#endif /* GJ_KERNELS_DXT_ENCODE_H */
