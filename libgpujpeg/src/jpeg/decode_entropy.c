@@ -111,6 +111,13 @@ static int batch_converged(const uint32_t *counts, uint32_t last_slot)
     return 0;
 }
 
+/* One group, or segments of one chunk each (restart markers every few MCUs): the
+ * first synchronisation pass is exact on its own. */
+static int first_pass_exact(const gj_jpeg_decoder *dec)
+{
+    return dec->layout.num_chunks <= HUFF_GROUP || dec->layout.max_chunks_per_segment == 1;
+}
+
 /* The slot hypotheses of kernels/jpeg_huffman_hyp.h: a guessed start state for every chunk. */
 static int guess_with_hypotheses(gj_jpeg_decoder *dec, size_t groups)
 {
@@ -161,10 +168,10 @@ static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int f
 {
     gj_scan_params *p = dec->scan_params;
     size_t nhyp, groups = gj_jpeg_groups(p->num_chunks, HUFF_GROUP), sizes[6], total = 0;
-    int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, i;
+    int i;
 
     p->num_groups = (uint32_t)groups;
-    dec->hyps = !exact_first && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
+    dec->hyps = !first_pass_exact(dec) && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
     if (!dec->hyps)
         return 0;
     nhyp = (size_t)p->num_chunks * dec->hyps;
@@ -212,9 +219,7 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
     uint32_t round, cur = 0, hyps = dec->hyps;
     /* Each round makes at least one more group exact, so this many always suffice. */
     uint32_t max_rounds = (uint32_t)gj_jpeg_groups(dec->layout.max_chunks_per_segment, HUFF_GROUP) + 1;
-    /* One group, or segments of one chunk each (restart markers every few MCUs): the
-     * first pass is exact on its own. */
-    int exact_first = groups == 1 || dec->layout.max_chunks_per_segment == 1, converged, ret;
+    int converged, ret;
 
     if (hyps && (ret = guess_with_hypotheses(dec, groups)) < 0)
         return ret;
@@ -240,7 +245,7 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
         cur ^= 1;
         if (round == 0) {
             gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
-            if (exact_first)
+            if (first_pass_exact(dec))
                 return 0;
             /* Good guesses leave nothing to carry across groups: look at once. */
             if (hyps) {
