@@ -352,6 +352,19 @@ GJ_FUNC void gj_dxt_color_balanced(const gj_dxt_rgb_block *blk, gj_u32 four_only
     gj_dxt_color_refit(blk, four_only, fixed_blue, best);
 }
 
+/* The largest magnitude of v[0..2]. */
+GJ_FUNC gj_i64 gj_dxt_max_abs3(const gj_i64 *v)
+{
+    gj_i64 m = 0;
+    int a;
+
+    for (a = 0; a < 3; a++) {
+        gj_i64 x = v[a] < 0 ? -v[a] : v[a];
+        m = m > x ? m : x;
+    }
+    return m;
+}
+
 /*
  * The principal axis of the block's colours (integer power iteration on the
  * covariance matrix, entries scaled so that the vector stays within 10 bits).
@@ -383,11 +396,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     for (a = 0; a < 3; a++)
         v[a] = cov[start][a];
     for (it = 0; it < 8; it++) {
-        gj_i64 m = 0, w[3];
-        for (a = 0; a < 3; a++) {
-            gj_i64 x = v[a] < 0 ? -v[a] : v[a];
-            m = m > x ? m : x;
-        }
+        gj_i64 m = gj_dxt_max_abs3(v), w[3];
         if (m == 0)
             return 0;
         for (a = 0; a < 3; a++)
@@ -398,11 +407,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
             v[a] = w[a];
     }
     {
-        gj_i64 m = 0;
-        for (a = 0; a < 3; a++) {
-            gj_i64 x = v[a] < 0 ? -v[a] : v[a];
-            m = m > x ? m : x;
-        }
+        gj_i64 m = gj_dxt_max_abs3(v);
         if (m == 0)
             return 0;
         for (a = 0; a < 3; a++)

@@ -227,6 +227,16 @@ GJ_FUNC void gj_huff_chunk_bounds(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL c
     *limit = (*local_index + 1) * p->chunk_bits;
 }
 
+/* A block of `slot` begins at bit `bit` of the segment (exact at bit 0, slot 0); a
+ * segment whose restart marker was never found has nothing to decode. */
+GJ_FUNC void gj_huff_start_state(GJ_GLOBAL const gj_segment *seg, gj_u32 bit, gj_u32 slot, gj_huff_state *st)
+{
+    st->bit = bit;
+    st->slot = slot;
+    st->zz = 0;
+    st->flags = seg->present ? 0 : GJ_STATE_DONE;
+}
+
 /* Every work-group copies the scan's tables into local memory first. */
 #define GJ_HUFF_GROUP 128
 

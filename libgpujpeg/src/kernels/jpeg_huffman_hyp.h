@@ -79,10 +79,7 @@ GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
     hyp = (gj_u64)chunk * p->blocks_in_mcu + h;
     seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    st.bit = idx * p->chunk_bits;
-    st.slot = h;
-    st.zz = 0;
-    st.flags = seg->present ? 0 : GJ_STATE_DONE;
+    gj_huff_start_state(seg, idx * p->chunk_bits, h, &st);
     out.write = 0;
     out.first_block = 0;
     out.mark_mode = GJ_MARK_RECORD;

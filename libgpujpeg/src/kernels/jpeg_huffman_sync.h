@@ -73,10 +73,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
         if (round == 0) {
             if (seg_first || !num_hyps) {
                 /* A block begins at the chunk's first bit (exact for a segment's first chunk). */
-                st.bit = idx * p->chunk_bits;
-                st.slot = 0;
-                st.zz = 0;
-                st.flags = seg->present ? 0 : GJ_STATE_DONE;
+                gj_huff_start_state(seg, idx * p->chunk_bits, 0, &st);
             } else {
                 gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, num_hyps, t ? l_idx[t - 1] : group_in[g], &st);
             }
@@ -168,10 +165,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
     if (idx == 0) {
-        st.bit = 0;
-        st.slot = 0;
-        st.zz = 0;
-        st.flags = seg->present ? 0 : GJ_STATE_DONE;
+        gj_huff_start_state(seg, 0, 0, &st);
     } else {
         gj_huff_state_load(&st, &states[chunk - 1]);
     }
