@@ -9,8 +9,10 @@
  * that one image, each timed with CLOCK_MONOTONIC around gj_jpeg_decode() and
  * gj_device_synchronize(). Output stays in device memory unless --host. With
  * --batch B each timed call is gj_jpeg_decode_batch() of the same file B times
- * into B frames (one warm-up batch), and the times are per image (the
- * batched/streamed figure).
+ * into B frames (one warm-up batch), and the times are per image (the batched
+ * figure); with --stream too, the B decodes are gj_jpeg_decode_async() calls
+ * followed by one gj_device_synchronize() (the streamed figure). GJ_LANES sets
+ * the lanes of both.
  * One result line per file (bench_util.h); on CUDA the notes give the GPU memory
  * the decode took: the drop of the device's free memory from before the decoder
  * was created to its lowest point after any decode, and what that is beyond the
@@ -42,6 +44,7 @@ typedef struct options {
     enum gj_pixel_format format;   /* GJ_PIX_FMT_NONE: the native planar format */
     int host;
     int batch;
+    int stream;
 } options;
 
 /*
@@ -68,7 +71,8 @@ static void usage(void)
            "  --seconds S    stop timing a file after S seconds once 5 decodes are done (default 5)\n"
            "  --format F     planar (native, default) or rgb24\n"
            "  --host         decode to host memory (default: device memory)\n"
-           "  --batch B      decode B copies of the file per gj_jpeg_decode_batch() call\n");
+           "  --batch B      decode B copies of the file per gj_jpeg_decode_batch() call\n"
+           "  --stream       with --batch: B gj_jpeg_decode_async() calls, then one synchronize\n");
 }
 
 static int parse_options(int argc, char **argv, options *o, int *first_file)
@@ -87,6 +91,8 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
         }
         if (!strcmp(argv[i], "--host")) {
             o->host = 1;
+        } else if (!strcmp(argv[i], "--stream")) {
+            o->stream = 1;
         } else if ((r = bench_option_value(argc, argv, &i, "--device", &v)) != 0) {
             if (r < 0)
                 return -1;
@@ -187,13 +193,20 @@ static size_t frame_bytes(const gj_frame *f)
     return total;
 }
 
-/* One timed unit of work: a single decode or one batch, finished on the device. */
+/* One timed unit of work: a single decode, one batch or one stream of decodes,
+ * finished on the device. */
 static int decode_once(gj_jpeg_decoder *dec, gj_device *dev, const uint8_t *const *data,
-                       const size_t *sizes, int n, gj_frame *frames)
+                       const size_t *sizes, int n, gj_frame *frames, int stream)
 {
-    int ret = n == 1 ? gj_jpeg_decode(dec, data[0], sizes[0], &frames[0])
-                     : gj_jpeg_decode_batch(dec, data, sizes, n, frames, NULL);
+    int i, ret = 0;
 
+    if (stream) {
+        for (i = 0; i < n && ret >= 0; i++)
+            ret = gj_jpeg_decode_async(dec, data[i], sizes[i], &frames[i]);
+    } else {
+        ret = n == 1 ? gj_jpeg_decode(dec, data[0], sizes[0], &frames[0])
+                     : gj_jpeg_decode_batch(dec, data, sizes, n, frames, NULL);
+    }
     return ret < 0 ? ret : gj_device_synchronize(dev);
 }
 
@@ -203,7 +216,7 @@ static void mode_name(const options *o, char *out, size_t size)
                        o->format == GJ_PIX_FMT_RGB24 ? "rgb24" : "planar");
 
     if (o->batch > 1)
-        snprintf(out + len, size - (size_t)len, "-b%d", o->batch);
+        snprintf(out + len, size - (size_t)len, "-%s%d", o->stream ? "s" : "b", o->batch);
 }
 
 /* The notes of a result line: GPU memory taken (CUDA) and concealment. */
@@ -265,7 +278,7 @@ static void bench_file(gj_device *dev, const options *o, cuda_meminfo *mem, cons
     }
     /* The first decode allocates the frames (data[0] == NULL); later ones reuse them. */
     for (i = 0; i < (o->batch > 1 ? WARMUP_BATCHES : WARMUP_DECODES); i++) {
-        if ((ret = decode_once(dec, dev, ptrs, sizes, o->batch, frames)) < 0) {
+        if ((ret = decode_once(dec, dev, ptrs, sizes, o->batch, frames, o->stream)) < 0) {
             bench_print_failure(path, &desc, mode, gj_strerror(ret));
             goto end;
         }
@@ -276,7 +289,7 @@ static void bench_file(gj_device *dev, const options *o, cuda_meminfo *mem, cons
     while (bench_more_samples(n, o->iters, elapsed, o->seconds * 1e3)) {
         double t0 = bench_now_ms();
 
-        ret = decode_once(dec, dev, ptrs, sizes, o->batch, frames);
+        ret = decode_once(dec, dev, ptrs, sizes, o->batch, frames, o->stream);
         ms[n] = bench_now_ms() - t0;
         if (ret < 0) {
             bench_print_failure(path, &desc, mode, gj_strerror(ret));
@@ -320,9 +333,9 @@ static void warm_up(gj_device *dev, const options *o, const char *path)
         size_t sizes[2] = { size, size };
         gj_frame frames[2] = { frame, frame };
 
-        decode_once(dec, dev, ptrs, sizes, 1, &frame);
+        decode_once(dec, dev, ptrs, sizes, 1, &frame, 0);
         if (o->batch > 1)
-            decode_once(dec, dev, ptrs, sizes, 2, frames);
+            decode_once(dec, dev, ptrs, sizes, 2, frames, 0);
         gj_frame_unref(&frame);
         gj_frame_unref(&frames[0]);
         gj_frame_unref(&frames[1]);

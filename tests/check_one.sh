@@ -13,6 +13,10 @@
 #                BGRA pictures in PAM's RGBA order)
 #   png          rgb24 written as .png equals `djpeg -ppm`
 #   y4m          planar written as .y4m carries the same planes as jpeg_raw_decode
+#   sync-plain, sync-hyp
+#                planar with no synchronisation round after the first pass
+#                (GJ_SYNC_ROUNDS=0), plain or slot-hypothesis guesses: the walk of
+#                gj_huff_sync_finish does all the rest; same planes as planar
 #   unsupported  fails with a message saying "unsupported"
 #   invalid      fails with a message
 #   bad          fails with a message or decodes; never crashes or hangs
@@ -139,6 +143,14 @@ gray)
     check_decoded
     same "$tmp/ours.pgm" "$tmp/ref.pgm"
     pass
+    ;;
+sync-plain | sync-hyp)
+    set -- $(info)
+    "$tools/jpeg_raw_decode" "$file" "$tmp/ref.yuv"
+    GJ_SYNC_ROUNDS=0 GJ_SYNC=${kind#sync-} decode planar "$tmp/ours.yuv"
+    check_decoded
+    same "$tmp/ours.yuv" "$tmp/ref.yuv" --planes "$2"
+    pass "$1"
     ;;
 planar | y4m)
     set -- $(info)

@@ -26,6 +26,7 @@ export GJ_GPUJPEG="${GJ_GPUJPEG:-./gpujpeg}"
 export GJ_TEST_TOOLS="${GJ_TEST_TOOLS:-tests/tools}"
 export GJ_TEST_FAILED_DIR="${GJ_TEST_FAILED_DIR:-tests/failed}"
 export GJ_FUZZ_SEEDS="$corpus"
+export GJ_TEST_CORPUS="$corpus"
 cores=$(nproc 2>/dev/null || echo 2)
 jobs=${GJ_TEST_JOBS:-$((cores < 8 ? cores : 8))}
 filter=${GJ_TEST_FILTER:-.}
@@ -73,6 +74,10 @@ list_tests() {
         esac
         case $base in
             photo_422_q75 | size_15x15_420 | gray_q90_optimize) echo "png $f" ;;
+        esac
+        # Pictures of many chunk groups, so that the first pass leaves work across groups.
+        case $base in
+            photo_420_q90 | photo_422_q75 | photo_444_q90 | photo_420_q75) echo "sync-plain $f"; echo "sync-hyp $f" ;;
         esac
         case $base in
             photo_420_q75 | photo_422_q90 | photo_444_q90 | photo_411_q75 | photo_440_q75 | \

@@ -116,6 +116,11 @@ EXTRA_DIST += tests/gen_dxt_corpus.sh tests/dxt_check.sh
 tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$(EXEEXT) tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_dxt_corpus.sh tests/dxt-corpus && touch $@
 
+UNIT_TESTS += tests/unit/jpeg_lanes
+tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c
+tests_unit_jpeg_lanes_LDADD = libgpujpeg.la
+tests_unit_jpeg_lanes_LDFLAGS = -static
+
 UNIT_TESTS += tests/unit/dxt_api
 tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c
 tests_unit_dxt_api_LDADD = libgpujpeg.la

@@ -73,12 +73,32 @@ GJ_API void gj_jpeg_decoder_free(gj_jpeg_decoder **dec);
 GJ_API int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
 
 /*
- * Decodes n JPEGs; outs[i] follows the rules of gj_jpeg_decode(). Work for
- * different images overlaps on the device. Returns 0 if all succeeded, else the
- * first error; results[i] (may be NULL) receives each image's own return code.
+ * Decodes n JPEGs; outs[i] follows the rules of gj_jpeg_decode(). The images are
+ * spread over the decoder's lanes, one host thread each, so they overlap on the
+ * device and on the host. Returns 0 if all succeeded, else the first error;
+ * results[i] (may be NULL) receives each image's own return code.
  */
 GJ_API int gj_jpeg_decode_batch(gj_jpeg_decoder *dec, const uint8_t *const *data,
                          const size_t *sizes, int n, gj_frame *outs, int *results);
+
+/*
+ * Streaming without waiting: queues the decode of one JPEG on the next lane and
+ * returns as soon as the work is queued; data may be reused at once. out follows
+ * the rules of gj_jpeg_decode() and its decode_error_flags are set on return. The
+ * picture is complete for work queued on the decoder's device (its stream or queue)
+ * after this call, and for the host after gj_device_synchronize(); a host-memory
+ * out must not be read before. A lane waits only for its own previous decode, so
+ * with n lanes up to n pictures decode at once.
+ */
+GJ_API int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
+                                gj_frame *out);
+
+/*
+ * Lanes: decoders of the decoder's own (GPU buffers and a queue each) that
+ * gj_jpeg_decode_batch() and gj_jpeg_decode_async() overlap; 1 to 8, default 4.
+ * Each lane holds the memory one decode needs. gj_jpeg_decode() uses none.
+ */
+GJ_API int gj_jpeg_decoder_set_lanes(gj_jpeg_decoder *dec, int lanes);
 
 #ifdef __cplusplus
 }

@@ -6,8 +6,8 @@
  * had current is restored: FFmpeg and other users share contexts with us.
  *
  * Threads: one gj_device is used by one thread at a time. Its module and kernel
- * cache belong to it alone, so they need no lock; different devices may be used
- * from different threads at once.
+ * cache belong to it alone, so they need no lock; different devices (siblings on
+ * one context included) may be used from different threads at once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,6 +344,9 @@ static int cuda_finish(gj_device *dev)
     return 0;
 }
 
+static int cuda_open_sibling(gj_device *dev, gj_device **sibling);
+static int cuda_wait_for(gj_device *dev, gj_device *other);
+
 static const gj_device_ops cuda_ops = {
     .backend = GJ_BACKEND_CUDA,
     .memory = GJ_MEMORY_CUDA,
@@ -358,6 +361,8 @@ static const gj_device_ops cuda_ops = {
     .fill_zero = cuda_fill_zero,
     .launch = cuda_launch,
     .finish = cuda_finish,
+    .open_sibling = cuda_open_sibling,
+    .wait_for = cuda_wait_for,
 };
 
 static int describe(const gj_cuda_driver *cu, int ordinal, gj_device_desc *desc)
@@ -433,6 +438,23 @@ static int device_describe(cuda_device *cd, int ordinal)
     return 0;
 }
 
+static int create_stream(cuda_device *cd)
+{
+    CUresult res;
+    int ret;
+
+    if ((ret = push(cd)) < 0)
+        return ret;
+    /* Non-blocking: our work must not serialise with the legacy default stream of
+     * other users of the context (FFmpeg, the application). */
+    res = cd->cu->StreamCreate(&cd->stream, CU_STREAM_NON_BLOCKING);
+    pop(cd);
+    if (res != CUDA_SUCCESS)
+        return gj_cuda_fail(res, "cuStreamCreate");
+    cd->owns_stream = 1;
+    return 0;
+}
+
 static int open_primary(cuda_device *cd, int ordinal)
 {
     CUresult res;
@@ -445,16 +467,7 @@ static int open_primary(cuda_device *cd, int ordinal)
     if ((res = cd->cu->DevicePrimaryCtxRetain(&cd->ctx, cd->device)) != CUDA_SUCCESS)
         return gj_cuda_fail(res, "cuDevicePrimaryCtxRetain(%d)", ordinal);
     cd->owns_ctx = 1;
-    if ((ret = push(cd)) < 0)
-        return ret;
-    /* Non-blocking: our work must not serialise with the legacy default stream of
-     * other users of the primary context (FFmpeg, the application). */
-    res = cd->cu->StreamCreate(&cd->stream, CU_STREAM_NON_BLOCKING);
-    pop(cd);
-    if (res != CUDA_SUCCESS)
-        return gj_cuda_fail(res, "cuStreamCreate");
-    cd->owns_stream = 1;
-    return 0;
+    return create_stream(cd);
 }
 
 int gj_cuda_open(gj_device **dev, int ordinal)
@@ -528,4 +541,58 @@ int gj_cuda_wrap(gj_device **dev, void *cu_context, void *cu_stream)
     }
     *dev = &cd->dev;
     return 0;
+}
+
+/* The sibling loads the module again: CUmodule handles are per device here, so a
+ * sibling needs no lock shared with its parent. */
+static int cuda_open_sibling(gj_device *dev, gj_device **sibling)
+{
+    cuda_device *parent = dev->priv, *cd;
+    CUresult res;
+    int ret;
+
+    *sibling = NULL;
+    if (!(cd = device_alloc(parent->cu)))
+        return GJ_ERROR_NOMEM;
+    cd->dev.desc = parent->dev.desc;
+    memcpy(cd->dev.display_name, parent->dev.display_name, sizeof(cd->dev.display_name));
+    cd->device = parent->device;
+    cd->ctx = parent->ctx;
+    if (parent->owns_ctx) {
+        if ((res = cd->cu->DevicePrimaryCtxRetain(&cd->ctx, cd->device)) != CUDA_SUCCESS) {
+            free(cd);
+            return gj_cuda_fail(res, "cuDevicePrimaryCtxRetain");
+        }
+        cd->owns_ctx = 1;
+    }
+    if ((ret = create_stream(cd)) < 0) {
+        cuda_destroy(&cd->dev);
+        return ret;
+    }
+    *sibling = &cd->dev;
+    return 0;
+}
+
+static int cuda_wait_for(gj_device *dev, gj_device *other)
+{
+    cuda_device *cd = dev->priv, *od = other->priv;
+    CUevent event;
+    CUresult res;
+    int ret;
+
+    if ((ret = push(cd)) < 0)
+        return ret;
+    res = cd->cu->EventCreate(&event, CU_EVENT_DISABLE_TIMING);
+    if (res != CUDA_SUCCESS) {
+        pop(cd);
+        return gj_cuda_fail(res, "cuEventCreate");
+    }
+    if ((res = cd->cu->EventRecord(event, od->stream)) != CUDA_SUCCESS)
+        ret = gj_cuda_fail(res, "cuEventRecord");
+    else if ((res = cd->cu->StreamWaitEvent(cd->stream, event, 0)) != CUDA_SUCCESS)
+        ret = gj_cuda_fail(res, "cuStreamWaitEvent");
+    /* Released once the wait is over; destroying it now is allowed. */
+    cd->cu->EventDestroy(event);
+    pop(cd);
+    return ret;
 }

@@ -34,6 +34,10 @@
     X(StreamCreate, 2000) \
     X(StreamDestroy, 4000) \
     X(StreamSynchronize, 2000) \
+    X(StreamWaitEvent, 3020) \
+    X(EventCreate, 2000) \
+    X(EventRecord, 2000) \
+    X(EventDestroy, 4000) \
     X(ModuleLoadData, 2000) \
     X(ModuleUnload, 2000) \
     X(ModuleGetFunction, 2000) \

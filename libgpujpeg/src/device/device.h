@@ -78,6 +78,17 @@ typedef struct gj_device_ops {
 
     /* Blocks until everything queued so far has completed. */
     int (*finish)(gj_device *dev);
+
+    /*
+     * A second device on the same GPU context with a queue of its own: work queued on
+     * siblings may run at the same time, and buffers of one are valid in all. It may
+     * be used from another thread than dev; dev must outlive it.
+     */
+    int (*open_sibling)(gj_device *dev, gj_device **sibling);
+
+    /* Work queued on dev from now on starts only once the work queued on other (a
+     * sibling, or dev's parent) so far has completed; the host does not wait. */
+    int (*wait_for)(gj_device *dev, gj_device *other);
 } gj_device_ops;
 
 struct gj_device {
@@ -102,6 +113,11 @@ static inline int gj_dev_launch(gj_device *dev, const char *name, size_t groups,
                                 size_t group_size, const gj_karg *args, int nargs)
 {
     return dev->ops->launch(dev, name, groups, group_size, args, nargs);
+}
+
+static inline int gj_dev_open_sibling(gj_device *dev, gj_device **sibling)
+{
+    return dev->ops->open_sibling(dev, sibling);
 }
 
 static inline int gj_dev_finish(gj_device *dev)

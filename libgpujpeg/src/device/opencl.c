@@ -591,6 +591,9 @@ static int opencl_finish(gj_device *dev)
     return err == CL_SUCCESS ? 0 : cl_fail(dev->desc.name, err, "clFinish");
 }
 
+static int opencl_open_sibling(gj_device *dev, gj_device **sibling);
+static int opencl_wait_for(gj_device *dev, gj_device *other);
+
 static const gj_device_ops opencl_ops = {
     .backend        = GJ_BACKEND_OPENCL,
     .memory         = GJ_MEMORY_OPENCL,
@@ -605,6 +608,8 @@ static const gj_device_ops opencl_ops = {
     .fill_zero      = opencl_fill_zero,
     .launch         = opencl_launch,
     .finish         = opencl_finish,
+    .open_sibling   = opencl_open_sibling,
+    .wait_for       = opencl_wait_for,
 };
 
 /* Takes over one reference to each of context, device and queue, also on failure. */
@@ -764,4 +769,50 @@ int gj_opencl_wrap(gj_device **dev, void *context_ptr, void *device_ptr, void *q
     clRetainDevice(device);
     find_indices(platform, device, &platform_index, &device_index);
     return device_create(dev, platform, device, context, queue, platform_index, device_index);
+}
+
+/* The sibling shares the parent's program (programs are thread-safe; kernels, which
+ * hold arguments, are not, so it creates its own). */
+static int opencl_open_sibling(gj_device *dev, gj_device **sibling)
+{
+    opencl_device *parent = dev->priv, *cl;
+    cl_command_queue queue;
+    cl_int err;
+    int ret;
+
+    *sibling = NULL;
+    /* Built once, here, rather than by each sibling in its own thread. */
+    if (!parent->program && !parent->program_error && (parent->program_error = build_program(parent)) < 0)
+        return parent->program_error;
+    queue = clCreateCommandQueue(parent->context, parent->device, 0, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(parent->pub.desc.name, err, "clCreateCommandQueue");
+    clRetainContext(parent->context);
+    clRetainDevice(parent->device);
+    ret = device_create(sibling, parent->platform, parent->device, parent->context, queue,
+                        parent->pub.desc.index, parent->pub.desc.sub_index);
+    if (ret < 0)
+        return ret;
+    cl = (*sibling)->priv;
+    clRetainProgram(parent->program);
+    cl->program = parent->program;
+    return 0;
+}
+
+static int opencl_wait_for(gj_device *dev, gj_device *other)
+{
+    opencl_device *cl = dev->priv, *ol = other->priv;
+    cl_event marker;
+    cl_int err = clEnqueueMarkerWithWaitList(ol->queue, 0, NULL, &marker);
+
+    if (err != CL_SUCCESS)
+        return cl_fail(cl->pub.desc.name, err, "clEnqueueMarkerWithWaitList");
+    /* The other queue must reach the device, or the wait could last for ever. */
+    err = clFlush(ol->queue);
+    if (err == CL_SUCCESS)
+        err = clEnqueueBarrierWithWaitList(cl->queue, 1, &marker, NULL);
+    clReleaseEvent(marker);
+    if (err != CL_SUCCESS)
+        return cl_fail(cl->pub.desc.name, err, "clEnqueueBarrierWithWaitList");
+    return 0;
 }

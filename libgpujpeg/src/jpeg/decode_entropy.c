@@ -90,7 +90,7 @@ static int upload_scan(gj_jpeg_decoder *dec)
         (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR_HEAD, groups * sizeof(uint32_t))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_CARRY, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_COUNTER, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_COUNTER, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
         return ret;
     if ((ret = dev->ops->upload(dev, &dec->buf[BUF_SCAN_PARAMS], 0, dec->scan_params, sizeof(gj_scan_params))) < 0 ||
         (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, padded_bytes(e))) < 0 ||
@@ -98,17 +98,6 @@ static int upload_scan(gj_jpeg_decoder *dec)
                                 e->num_segments * sizeof(gj_segment))) < 0)
         return ret;
     return dev->ops->upload(dev, &dec->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, nch * sizeof(uint32_t));
-}
-
-/* A round that changed no group's last end state ends the synchronisation. */
-static int batch_converged(const uint32_t *counts, uint32_t last_slot)
-{
-    uint32_t k;
-
-    for (k = 0; k <= last_slot; k++)
-        if (counts[k] == 0)
-            return 1;
-    return 0;
 }
 
 /* One group, or segments of one chunk each (restart markers every few MCUs): the
@@ -195,73 +184,61 @@ static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int f
     return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, total);
 }
 
-/* Reads the change counts of the rounds queued since the last look. */
-static int rounds_converged(gj_jpeg_decoder *dec, uint32_t last_slot, int *converged)
+/* Rounds queued after the first pass before gj_huff_sync_finish walks what they left:
+ * good guesses (hypotheses) leave nothing to carry across groups, plain guesses
+ * nearly always settle in one round and a second confirms (measured on an H200). */
+static uint32_t rounds_after_first(const gj_jpeg_decoder *dec)
 {
-    gj_device *dev = dec->dev;
-    int ret;
-
-    if ((ret = dev->ops->download(dev, dec->counter_host, &dec->buf[BUF_COUNTER], 0,
-                                  ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0 ||
-        (ret = dev->ops->finish(dev)) < 0)
-        return ret;
-    *converged = batch_converged(dec->counter_host, last_slot);
-    return 0;
+    if (dec->sync_rounds_override >= 0)
+        return (uint32_t)dec->sync_rounds_override;
+    return dec->hyps ? 1 : 2;
 }
 
 /* Steps 1-2 of kernels/jpeg_huffman_sync.h: a first pass with in-group fixpoints
- * (from the slot hypotheses' guesses where they pay), then rounds across groups
- * until one changes nothing. */
+ * (from the slot hypotheses' guesses where they pay), a few rounds across groups,
+ * then one walk over what is left. All queued without waiting for the device. */
 static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 {
     gj_device *dev = dec->dev;
     size_t nch = dec->layout.num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
     uint32_t round, cur = 0, hyps = dec->hyps;
-    /* Each round makes at least one more group exact, so this many always suffice. */
-    uint32_t max_rounds = (uint32_t)gj_jpeg_groups(dec->layout.max_chunks_per_segment, HUFF_GROUP) + 1;
-    int converged, ret;
+    uint32_t rounds = first_pass_exact(dec) ? 1 : 1 + rounds_after_first(dec);
+    int ret;
 
     if (hyps && (ret = guess_with_hypotheses(dec, groups)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
-    for (round = 0; round < max_rounds; round++) {
-        uint32_t slot = round % ROUNDS_PER_BATCH;
+    if ((ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
+        return ret;
+    for (round = 0; round < rounds; round++) {
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
             GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
             GJ_ARG_BUF(&dec->buf[BUF_STATES1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_STATES0 + cur]),
             GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]),
-            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(slot),
+            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(round),
             GJ_ARG_U32(round),
             /* Without hypotheses the scratch buffer is not read; any valid one will do. */
             GJ_ARG_BUF(&dec->buf[hyps ? dec->hyp_scratch : BUF_STATES1]), GJ_ARG_U32(hyps),
         };
-        if (slot == 0 &&
-            (ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, ROUNDS_PER_BATCH * sizeof(uint32_t))) < 0)
-            return ret;
         if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 14)) < 0)
             return ret;
         *final_states = BUF_STATES0 + (int)cur;
         cur ^= 1;
-        if (round == 0) {
+        if (round == 0)
             gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
-            if (first_pass_exact(dec))
-                return 0;
-            /* Good guesses leave nothing to carry across groups: look at once. */
-            if (hyps) {
-                if ((ret = rounds_converged(dec, 0, &converged)) < 0 || converged)
-                    return ret;
-            }
-            continue;
-        }
-        dec->profile_rounds++;
-        /* Rounds are queued in batches: looking at the change counts costs a round trip.
-         * Without hypotheses most scans converge in round 1 (round 2 confirms), so the
-         * first look is early. */
-        if (round == 2 || slot == ROUNDS_PER_BATCH - 1 || round + 1 == max_rounds) {
-            if ((ret = rounds_converged(dec, slot, &converged)) < 0 || converged)
-                return ret;
-        }
+        else
+            dec->profile_rounds++;
+    }
+    if (!first_pass_exact(dec)) {
+        gj_karg a[] = {
+            GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
+            GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
+            GJ_ARG_BUF(&dec->buf[*final_states]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + (*final_states - BUF_STATES0)]),
+            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(rounds - 1),
+        };
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync_finish", 1, HUFF_GROUP, a, 9)) < 0)
+            return ret;
     }
     return 0;
 }
@@ -296,7 +273,7 @@ static int prefix_sums(gj_jpeg_decoder *dec)
 }
 
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int first,
-                        int *damaged)
+                        int last, int *damaged)
 {
     uint32_t chunk_bits = dec->chunk_bits_override ? dec->chunk_bits_override :
                           hypotheses_pay(dec, scan) ? CHUNK_BITS_HYPOTHESES : CHUNK_BITS_PLAIN;
@@ -336,7 +313,8 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
     if (ret < 0)
         return ret;
     /* The host arrays are rewritten by the next scan: wait until their uploads are done. */
-    ret = dec->dev->ops->finish(dec->dev);
+    if (!last)
+        ret = dec->dev->ops->finish(dec->dev);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;
 }

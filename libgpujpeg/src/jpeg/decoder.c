@@ -88,15 +88,12 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     if (!dec)
         return GJ_ERROR_NOMEM;
     dec->scan_params = calloc(1, sizeof(*dec->scan_params));
-    dec->counter_host = dev->ops->host_alloc(dev, ROUNDS_PER_BATCH * sizeof(uint32_t));
-    if (!dec->scan_params || !dec->counter_host) {
-        free(dec->scan_params);
-        if (dec->counter_host)
-            dev->ops->host_free(dev, dec->counter_host);
+    if (!dec->scan_params) {
         free(dec);
         return GJ_ERROR_NOMEM;
     }
     dec->dev = dev;
+    dec->frame_dev = dev;
     dec->layout.bytes_alloc = layout_bytes_alloc;
     dec->layout.bytes_free = layout_bytes_free;
     dec->layout.bytes_opaque = dev;
@@ -108,6 +105,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     env = getenv("GJ_SYNC");
     dec->sync_mode = !env ? SYNC_AUTO : !strcmp(env, "plain") ? SYNC_PLAIN :
                      !strcmp(env, "hyp") ? SYNC_HYPOTHESES : SYNC_AUTO;
+    env = getenv("GJ_SYNC_ROUNDS");
+    dec->sync_rounds_override = env && atoi(env) >= 0 && atoi(env) < SYNC_MAX_ROUNDS ? atoi(env) : -1;
     *out = dec;
     return 0;
 }
@@ -120,14 +119,16 @@ void gj_jpeg_decoder_free(gj_jpeg_decoder **pdec)
     if (!pdec || !*pdec)
         return;
     dec = *pdec;
+    gj_jpeg_lanes_free(dec);
     dec->dev->ops->finish(dec->dev);
     for (i = 0; i < BUF_COUNT; i++)
         if (dec->buf[i].handle)
             dec->dev->ops->buffer_destroy(dec->dev, &dec->buf[i]);
     gj_frame_unref(&dec->staging);
     gj_entropy_layout_free(&dec->layout);
-    dec->dev->ops->host_free(dec->dev, dec->counter_host);
     free(dec->scan_params);
+    if (dec->owns_dev)
+        gj_device_free(&dec->dev);
     free(dec);
     *pdec = NULL;
 }
@@ -193,7 +194,7 @@ static int device_target(gj_jpeg_decoder *dec, gj_frame *out, gj_frame **target)
         if (!out->data[0]) {
             out->width = s->width;
             out->height = s->height;
-            if ((ret = gj_frame_alloc(out, dec->dev)) < 0)
+            if ((ret = gj_frame_alloc(out, dec->frame_dev)) < 0)
                 return ret;
         }
         *target = out;
@@ -237,7 +238,7 @@ static int download_frame(gj_jpeg_decoder *dec, const gj_frame *src, gj_frame *o
     return 0;
 }
 
-int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
 {
     gj_jpeg_stream *s;
     gj_frame *target = NULL;
@@ -248,6 +249,10 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     if (!dec || !out || (!data && size))
         return GJ_ERROR_INVAL;
     s = &dec->stream;
+    /* The host copies of the last decode's uploads are rewritten now. */
+    if (dec->pending && (ret = dec->dev->ops->finish(dec->dev)) < 0)
+        return ret;
+    dec->pending = 0;
     if (dec->profile)
         dec->profile_last = now_ms();
     if ((ret = gj_jpeg_parse(data, size, 0, s)) < 0)
@@ -265,8 +270,9 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, coef_bytes)) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0)
         return ret;
+    dec->pending = 1;
     for (i = 0; i < s->num_scans; i++)
-        if ((ret = gj_jpeg_decode_scan(dec, data, &s->scans[i], i == 0, &damaged)) < 0)
+        if ((ret = gj_jpeg_decode_scan(dec, data, &s->scans[i], i == 0, i + 1 == s->num_scans, &damaged)) < 0)
             return ret;
     for (i = 0; i < s->num_components; i++)
         damaged |= !s->comp[i].scanned;
@@ -276,12 +282,8 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     gj_jpeg_profile_mark(dec, ST_PIXELS);
     if (ret >= 0 && target != out)
         ret = download_frame(dec, target, out);
-    if (ret >= 0)
-        ret = dec->dev->ops->finish(dec->dev);
     if (ret < 0)
         return ret;
-    gj_jpeg_profile_mark(dec, ST_DOWNLOAD);
-    profile_report(dec);
     out->decode_error_flags = damaged || s->warnings;
     if (damaged)
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: premature end of data segment or missing restart markers; "
@@ -289,19 +291,16 @@ int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_fr
     return 0;
 }
 
-int gj_jpeg_decode_batch(gj_jpeg_decoder *dec, const uint8_t *const *data, const size_t *sizes, int n,
-                         gj_frame *outs, int *results)
+int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
 {
-    int i, first = 0;
+    int ret = gj_jpeg_decode_queue(dec, data, size, out);
 
-    if (!dec || n < 0 || (n && (!data || !sizes || !outs)))
-        return GJ_ERROR_INVAL;
-    for (i = 0; i < n; i++) {
-        int ret = gj_jpeg_decode(dec, data[i], sizes[i], &outs[i]);
-        if (results)
-            results[i] = ret;
-        if (ret < 0 && !first)
-            first = ret;
-    }
-    return first;
+    if (ret < 0)
+        return ret;
+    if ((ret = dec->dev->ops->finish(dec->dev)) < 0)
+        return ret;
+    dec->pending = 0;
+    gj_jpeg_profile_mark(dec, ST_DOWNLOAD);
+    profile_report(dec);
+    return 0;
 }

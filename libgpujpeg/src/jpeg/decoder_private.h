@@ -25,8 +25,9 @@
  * (measured on an H200, doc/benchmarks.md). */
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
-/* Synchronisation rounds queued between two looks at whether they converged. */
-#define ROUNDS_PER_BATCH 8
+/* Synchronisation rounds (first pass included) queued at most; GJ_SYNC_ROUNDS sets
+ * the rounds after the first pass, for tests of gj_huff_sync_finish and tuning. */
+#define SYNC_MAX_ROUNDS 8
 
 /* How the first synchronisation pass guesses chunk starts (kernels/jpeg_huffman_sync.h). */
 enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
@@ -42,8 +43,17 @@ enum {
 /* Stage timing for tuning (GJ_PROFILE=1): each mark waits for the device. */
 enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
 
+/* Decoders on sibling devices (decode_lanes.c) that overlap on the GPU. */
+#define MAX_LANES 8
+#define DEFAULT_LANES 4
+
 struct gj_jpeg_decoder {
     gj_device *dev;
+    gj_device *frame_dev;            /* allocates output frames: the caller's device, for lanes too */
+    int owns_dev;                    /* a lane's sibling device, destroyed with it */
+    int pending;                     /* work queued without waiting (a lane's async decode) */
+    struct gj_jpeg_decoder *lanes[MAX_LANES];
+    int num_lanes, lanes_wanted, next_lane;
     int profile;
     double profile_last;
     double profile_ms[ST_COUNT];
@@ -58,7 +68,7 @@ struct gj_jpeg_decoder {
     gj_frame staging;                /* device picture for host-memory output */
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
     int sync_mode;                   /* GJ_SYNC, for tuning: SYNC_AUTO, SYNC_PLAIN or SYNC_HYPOTHESES */
-    uint32_t *counter_host;          /* ROUNDS_PER_BATCH change counts */
+    int sync_rounds_override;        /* GJ_SYNC_ROUNDS, for tests: rounds after the first pass; -1: chosen */
     uint32_t hyps;                   /* slot hypotheses of the current scan (0: none) */
     int hyp_scratch;                 /* the buffer holding their arrays */
 };
@@ -78,13 +88,21 @@ static inline size_t gj_jpeg_groups(size_t threads, size_t group)
 
 /* decoder.c */
 void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage);
+/* Queues the whole decode of one JPEG into out without waiting for the device
+ * (gj_jpeg_decode() = this + waiting); out->decode_error_flags is set. */
+int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
 int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size);
+
+/* decode_lanes.c */
+void gj_jpeg_lanes_free(gj_jpeg_decoder *dec);
 
 /* decode_entropy.c: decodes one scan's coefficients into BUF_COEFS; *damaged is set
  * when its data was cut short or its restart markers were wrong. The first scan
- * (first set) zeroes BUF_COEFS, which serves it as scratch memory until then. */
+ * (first set) zeroes BUF_COEFS, which serves it as scratch memory until then; a
+ * scan before the last (last not set) waits for its uploads, whose host copies
+ * the next scan rewrites. */
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int first,
-                        int *damaged);
+                        int last, int *damaged);
 
 /* decode_pixels.c */
 /* Where component c's blocks start in the coefficient buffer; c = num_components: all blocks. */

@@ -12,10 +12,11 @@
  *      first bit". Then, inside each work-group, a chunk whose predecessor's end
  *      state differs from what it started from re-decodes from it, until nothing
  *      changes in the group (a fixpoint given the group's first start);
- *   2. gj_huff_sync, rounds (queued by the host until a round changes nothing):
- *      a group whose predecessor group's last end state changed redoes step 1's
- *      fixpoint from that state. A global fixpoint means every end state equals
- *      the one a sequential decoder reaches;
+ *   2. gj_huff_sync, rounds (a few, queued without looking): a group whose
+ *      predecessor group's last end state changed redoes step 1's fixpoint from
+ *      that state; gj_huff_sync_finish then walks whatever is left in order. A
+ *      global fixpoint means every end state equals the one a sequential decoder
+ *      reaches;
  *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
  *      inside each segment (scan.h);
  *   4. gj_huff_decode_write: each chunk decodes from its true start and writes
@@ -27,12 +28,114 @@
 
 #include "jpeg_huffman_hyp.h"
 
+/* Every chunk's current state in local memory, for the in-group fixpoint. */
+typedef struct gj_huff_group_states {
+    gj_u32 bit[GJ_HUFF_GROUP], slot[GJ_HUFF_GROUP], zz[GJ_HUFF_GROUP], flags[GJ_HUFF_GROUP];
+    gj_u32 changed[GJ_HUFF_GROUP];
+    gj_u32 any, active, last_changed;   /* active, last_changed: of the group (the walk's) */
+} gj_huff_group_states;
+
+GJ_FUNC void gj_huff_group_publish(GJ_LOCAL gj_huff_group_states *l, gj_u32 t, const gj_huff_state *st)
+{
+    l->bit[t] = st->bit;
+    l->slot[t] = st->slot;
+    l->zz[t] = st->zz;
+    l->flags[t] = st->flags;
+}
+
+/*
+ * In-group rounds: a chunk re-decodes from its predecessor's end state when that
+ * changed, until nothing changes in the group. Entered after a barrier, with every
+ * thread's state published and l->changed[t] set; `follows` says whether the chunk
+ * continues its predecessor's segment.
+ */
+GJ_FUNC void gj_huff_group_fixpoint(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
+                                    GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
+                                    GJ_GLOBAL const gj_segment *seg, gj_u32 chunk, gj_u32 follows,
+                                    gj_huff_state *st, GJ_GLOBAL gj_i32 *sums_out,
+                                    GJ_LOCAL gj_huff_group_states *l)
+{
+    gj_u32 t = gj_local_id();
+
+    if (t == 0)
+        l->any = 0;
+    gj_barrier();
+    for (;;) {
+        gj_huff_state pred;
+        gj_u32 changed = 0, pred_changed = t > 0 && follows && l->changed[t - 1];
+        if (pred_changed) {
+            pred.bit = l->bit[t - 1];
+            pred.slot = l->slot[t - 1];
+            pred.zz = l->zz[t - 1];
+            pred.flags = l->flags[t - 1];
+        }
+        gj_barrier();
+        if (pred_changed) {
+            gj_huff_state prev = *st;
+            *st = pred;
+            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, sums_out);
+            if (!gj_huff_state_equal(st, &prev)) {
+                changed = 1;
+                gj_huff_group_publish(l, t, st);
+                l->any = 1;
+            }
+        }
+        l->changed[t] = changed;
+        gj_barrier();
+        if (!l->any)
+            break;
+        gj_barrier();
+        if (t == 0)
+            l->any = 0;
+    }
+}
+
+/*
+ * A later round's start (step 2), and the finishing walk's: each chunk keeps the
+ * state it ended in (*old); when the end state of the chunk before the group
+ * changed (active), the group's first chunk decodes again from it. Returns whether
+ * the chunk's end state changed. states_in may be the buffer the chunks' new states
+ * go to: a thread reads its own chunk before it writes it, and the chunk before the
+ * group belongs to another group.
+ */
+GJ_FUNC gj_u32 gj_huff_resync_start(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
+                                    GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
+                                    GJ_GLOBAL const gj_segment *seg, gj_u32 chunk, gj_u32 first_of_group,
+                                    gj_u32 active, GJ_GLOBAL const gj_huff_state *states_in, gj_huff_state *st,
+                                    gj_huff_state *old, GJ_GLOBAL gj_i32 *sums_out)
+{
+    gj_huff_state_load(old, &states_in[chunk]);
+    *st = *old;
+    if (!first_of_group || !active)
+        return 0;
+    gj_huff_state_load(st, &states_in[chunk - 1]);
+    gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, sums_out);
+    return !gj_huff_state_equal(st, old);
+}
+
+/* Whether group g's first chunk continues the segment of the chunk before it. */
+GJ_FUNC gj_u32 gj_huff_group_follows(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_segment *segs,
+                                     GJ_GLOBAL const gj_u32 *chunk_seg, gj_u32 g)
+{
+    gj_u32 first = g * GJ_HUFF_GROUP;
+
+    return first > 0 && first < p->num_chunks && segs[chunk_seg[first]].first_chunk != first;
+}
+
+/* Whether the chunk is the last of its work-group. */
+GJ_FUNC gj_u32 gj_huff_last_in_group(GJ_GLOBAL const gj_scan_params *p, gj_u32 chunk)
+{
+    return chunk % GJ_HUFF_GROUP == GJ_HUFF_GROUP - 1 || chunk + 1 == p->num_chunks;
+}
+
 /*
  * Steps 1 and 2 (see the top of this file). round 0 is the first pass, from the
  * slot hypotheses' guesses when num_hyps is not 0; in later rounds a group works
  * only when the end state of the chunk before it changed in the previous round
  * (changed_in). Writes states_out and changed_out for every chunk, and counts in
  * num_changed[counter] the groups whose last end state changed.
+ * Barriers stay at the top level (and in uniform loops): PoCL's kernel compiler
+ * fails on barriers inside branches of some shapes.
  */
 GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                        GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
@@ -43,34 +146,31 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
-    GJ_LOCAL_DECL gj_u32 l_bit[GJ_HUFF_GROUP], l_slot[GJ_HUFF_GROUP], l_zz[GJ_HUFF_GROUP];
-    GJ_LOCAL_DECL gj_u32 l_flags[GJ_HUFF_GROUP], l_changed[GJ_HUFF_GROUP];
+    GJ_LOCAL_DECL gj_huff_group_states l;
     GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS], l_idx[GJ_HUFF_GROUP];
-    GJ_LOCAL_DECL gj_u32 l_any, l_active;
     gj_u32 t = gj_local_id(), g = gj_group_id(), first = g * GJ_HUFF_GROUP, chunk = first + t;
     gj_u32 valid = chunk < p->num_chunks, seg_first = 0, changed = 0, idx, limit, is_last;
-    gj_huff_state st, old = { 0, 0, 0, 0 };
+    gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
     GJ_GLOBAL const gj_segment *seg = 0;
     GJ_GLOBAL const gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
     GJ_GLOBAL const gj_huff_state *hyp_x = GJ_HYP_X(scratch, p);
     GJ_GLOBAL const gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
 
-    if (valid) {
-        seg = &segs[chunk_seg[chunk]];
-        gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-        seg_first = idx == 0;
-    }
-    if (t == 0) {
-        l_any = 0;
-        l_active = round == 0 || (first > 0 && !seg_first && changed_in[first - 1]);
-    }
+    if (t == 0)
+        l.active = round > 0 && gj_huff_group_follows(p, segs, chunk_seg, g) && changed_in[first - 1];
     /* Inactive groups run the same code without decoding: barriers stay uniform. */
     gj_barrier();
     gj_huff_load_tables(p, tables, slot_info);
     if (round == 0 && num_hyps)
         gj_huff_hyp_walk(p, GJ_HYP_MAP(scratch, p), group_in, g, l_map, l_idx);
     if (valid) {
-        if (round == 0) {
+        seg = &segs[chunk_seg[chunk]];
+        gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+        seg_first = idx == 0;
+        if (round > 0) {
+            changed = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active, states_in,
+                                           &st, &old, sums_out);
+        } else {
             if (seg_first || !num_hyps) {
                 /* A block begins at the chunk's first bit (exact for a segment's first chunk). */
                 gj_huff_start_state(seg, idx * p->chunk_bits, 0, &st);
@@ -82,61 +182,80 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                 gj_huff_hyp_state(hyp_states, hyp_x, chunk, num_hyps, l_idx[t], &old);
             /* Without hypotheses the successor assumed nothing: it must look. */
             changed = !num_hyps || !gj_huff_state_equal(&st, &old);
-        } else {
-            gj_huff_state_load(&old, &states_in[chunk]);
-            st = old;
-            if (t == 0 && l_active) {
-                gj_huff_state_load(&st, &states_in[chunk - 1]);
-                gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
-                changed = !gj_huff_state_equal(&st, &old);
-            }
         }
-        l_bit[t] = st.bit;
-        l_slot[t] = st.slot;
-        l_zz[t] = st.zz;
-        l_flags[t] = st.flags;
+        gj_huff_group_publish(&l, t, &st);
     }
-    l_changed[t] = changed;
-    gj_barrier();
-    /* In-group rounds: a chunk re-decodes from its predecessor's end state when that changed. */
-    for (;;) {
-        gj_huff_state pred;
-        gj_u32 pred_changed = t > 0 && valid && !seg_first && l_changed[t - 1];
-        if (pred_changed) {
-            pred.bit = l_bit[t - 1];
-            pred.slot = l_slot[t - 1];
-            pred.zz = l_zz[t - 1];
-            pred.flags = l_flags[t - 1];
-        }
-        gj_barrier();
-        changed = 0;
-        if (pred_changed) {
-            gj_huff_state prev = st;
-            st = pred;
-            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
-            if (!gj_huff_state_equal(&st, &prev)) {
-                changed = 1;
-                l_bit[t] = st.bit;
-                l_slot[t] = st.slot;
-                l_zz[t] = st.zz;
-                l_flags[t] = st.flags;
-                l_any = 1;
-            }
-        }
-        l_changed[t] = changed;
-        gj_barrier();
-        if (!l_any)
-            break;
-        gj_barrier();
-        if (t == 0)
-            l_any = 0;
-    }
+    l.changed[t] = changed;
+    gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && !seg_first, &st, sums_out, &l);
     if (valid) {
         gj_huff_state_store(&states_out[chunk], &st);
         changed = (round == 0 && !num_hyps) || !gj_huff_state_equal(&st, &old);
         changed_out[chunk] = changed;
-        if (changed && (t == GJ_HUFF_GROUP - 1 || chunk + 1 == p->num_chunks))
+        if (changed && gj_huff_last_in_group(p, chunk))
             gj_atomic_add_u32(num_changed + counter, 1u);
+    }
+}
+
+/*
+ * Step 2's end, without the host: one work-group finishes what the queued rounds
+ * left undone (num_changed[counter], the last round's count, is not 0), walking
+ * the groups in order, so that the decode needs no round trip to the host. Each
+ * group redoes its fixpoint when the end state before it changed in the last
+ * round or in this walk; its own last end state is then exact. states and changed
+ * are the last round's outputs, updated in place (changed keeps the round's flags,
+ * or-ed with the walk's: the walk reads them a block of groups ahead). Rare (long
+ * chains of wrong guesses), so slow is acceptable; the tests force it.
+ */
+GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
+                              GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
+                              GJ_GLOBAL gj_huff_state *states, GJ_GLOBAL gj_u32 *changed,
+                              GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL const gj_u32 *num_changed, gj_u32 counter)
+{
+    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_huff_group_states l;
+    GJ_LOCAL_DECL gj_u32 l_dirty[GJ_HUFF_GROUP];
+    gj_u32 t = gj_local_id(), base, g, carry = 0;
+
+    gj_huff_load_tables(p, tables, slot_info);
+    /* Nothing to walk when the last round changed nothing (the same for every thread). */
+    for (base = num_changed[counter] ? 0 : p->num_groups; base < p->num_groups; base += GJ_HUFF_GROUP) {
+        /* Which groups the last round left a changed predecessor, a block of them at a time. */
+        g = base + t;
+        l_dirty[t] = g < p->num_groups && gj_huff_group_follows(p, segs, chunk_seg, g) &&
+                     changed[g * GJ_HUFF_GROUP - 1];
+        gj_barrier();
+        for (g = base; g < p->num_groups && g < base + GJ_HUFF_GROUP; g++) {
+            gj_u32 chunk = g * GJ_HUFF_GROUP + t, valid = chunk < p->num_chunks, follows = 0, ch = 0, idx, limit, last;
+            gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
+            GJ_GLOBAL const gj_segment *seg = 0;
+
+            if (t == 0) {
+                l.active = gj_huff_group_follows(p, segs, chunk_seg, g) && (l_dirty[g - base] || carry);
+                l.last_changed = 0;
+            }
+            gj_barrier();
+            if (valid) {
+                seg = &segs[chunk_seg[chunk]];
+                gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &last);
+                follows = idx != 0;
+                ch = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active, states,
+                                          &st, &old, sums_out);
+                gj_huff_group_publish(&l, t, &st);
+            }
+            l.changed[t] = ch;
+            gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && follows, &st, sums_out, &l);
+            if (valid) {
+                ch = !gj_huff_state_equal(&st, &old);
+                gj_huff_state_store(&states[chunk], &st);
+                changed[chunk] |= ch;
+                if (gj_huff_last_in_group(p, chunk))
+                    l.last_changed = ch;
+            }
+            gj_barrier();
+            carry = l.active && l.last_changed;
+            gj_barrier();
+        }
     }
 }
 
