@@ -32,18 +32,25 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
  * Luma goes to the alpha block, fitted to what the colour block decodes to:
  * with decoded Co', Cg' the RGB error is smallest at Y = (R + G + B + Cg') / 3
  * (rather than the exact (R + 2G + B) / 4).
+ *
+ * The pixels are read in one pass (px is dead afterwards) and the decoded Cg'
+ * is picked by select from the two endpoints rather than from a palette array:
+ * with a palette array declared beside px, NVVM (CUDA 13.0, also NVIDIA's
+ * OpenCL) overlapped the two and read the block's first row as zero, so CUDA
+ * and OpenCL-GPU differed from PoCL and the host build
+ * (tests/backend_compare.sh now checks every DXT output across backends).
  */
 GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
 {
     gj_dxt_rgb_block blk;
-    gj_i32 co2[16], cg4[16], luma[16], range = 0, scale, blue;
-    gj_u32 pal[4];
+    gj_i32 co2[16], cg4[16], rgb_sum[16], range = 0, scale, blue;
     int p;
 
     for (p = 0; p < 16; p++) {
         gj_i32 r = GJ_DXT_CH(px[p], 0), g = GJ_DXT_CH(px[p], 1), b = GJ_DXT_CH(px[p], 2);
         co2[p] = r - b;
         cg4[p] = 2 * g - r - b;
+        rgb_sum[p] = r + g + b;
         /* In quarters: |Co| * 4 = 2 |co2|, |Cg| * 4 = |cg4|. */
         range = gj_max(range, gj_max(co2[p] < 0 ? -2 * co2[p] : 2 * co2[p], cg4[p] < 0 ? -cg4[p] : cg4[p]));
     }
@@ -55,14 +62,18 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
         blk.c[2][p] = blue;
     }
     gj_dxt_encode_color(&blk, quality, 1, scale - 1, &w[2], &w[3]);
-    gj_dxt_color_palette(w[2] & 0xffffu, w[2] >> 16, 1, pal);
-    for (p = 0; p < 16; p++) {
-        gj_u32 e = pal[w[3] >> (2 * p) & 3u];
-        gj_i32 cg = (GJ_DXT_CH(e, 1) - 128) / scale;
-        luma[p] = gj_dxt_clamp(gj_dxt_div_round(GJ_DXT_CH(px[p], 0) + GJ_DXT_CH(px[p], 1) +
-                                                GJ_DXT_CH(px[p], 2) + cg, 3), 255);
+    {
+        /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
+        gj_i32 g0 = (gj_i32)gj_dxt_expand(w[2] >> 5 & 63u, 6), g1 = (gj_i32)gj_dxt_expand(w[2] >> 21 & 63u, 6);
+        gj_i32 g2 = (2 * g0 + g1) / 3, g3 = (g0 + 2 * g1) / 3;
+        gj_i32 luma[16];
+        for (p = 0; p < 16; p++) {
+            gj_u32 i = w[3] >> (2 * p) & 3u;
+            gj_i32 cg = ((i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128) / scale;
+            luma[p] = gj_dxt_clamp(gj_dxt_div_round(rgb_sum[p] + cg, 3), 255);
+        }
+        gj_dxt_encode_alpha(luma, quality, &w[0], &w[1]);
     }
-    gj_dxt_encode_alpha(luma, quality, &w[0], &w[1]);
 }
 
 /* One block of any format: px (r, g, b, a; BC4's channel in a) to 2 or 4 words. */
