@@ -19,7 +19,9 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
 {
     int p, ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             blk->c[ch][p] = GJ_DXT_CH(px[p], ch);
 }
@@ -40,12 +42,13 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
  * and OpenCL-GPU differed from PoCL and the host build
  * (tests/backend_compare.sh now checks every DXT output across backends).
  */
-GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
+GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 quality, gj_u32 *w)
 {
     gj_dxt_rgb_block blk;
     gj_i32 co2[16], cg4[16], rgb_sum[16], range = 0, scale, blue;
     int p;
 
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_i32 r = GJ_DXT_CH(px[p], 0), g = GJ_DXT_CH(px[p], 1), b = GJ_DXT_CH(px[p], 2);
         co2[p] = r - b;
@@ -56,17 +59,19 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
     }
     scale = range < 4 * 32 ? 4 : range < 4 * 64 ? 2 : 1;
     blue = (gj_i32)gj_dxt_expand((gj_u32)scale - 1, 5);
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         blk.c[0][p] = gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255);
         blk.c[1][p] = gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255);
         blk.c[2][p] = blue;
     }
-    gj_dxt_encode_color(&blk, quality, 1, scale - 1, &w[2], &w[3]);
+    gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
     {
         /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
         gj_i32 g0 = (gj_i32)gj_dxt_expand(w[2] >> 5 & 63u, 6), g1 = (gj_i32)gj_dxt_expand(w[2] >> 21 & 63u, 6);
         gj_i32 g2 = (2 * g0 + g1) / 3, g3 = (g0 + 2 * g1) / 3;
         gj_i32 luma[16];
+        GJ_UNROLL
         for (p = 0; p < 16; p++) {
             gj_u32 i = w[3] >> (2 * p) & 3u;
             gj_i32 cg = ((i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128) / scale;
@@ -77,17 +82,19 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
 }
 
 /* One block of any format: px (r, g, b, a; BC4's channel in a) to 2 or 4 words. */
-GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, gj_u32 quality, const gj_u32 *px, gj_u32 *w)
+GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 quality,
+                                  const gj_u32 *px, gj_u32 *w)
 {
     gj_dxt_rgb_block blk;
     gj_i32 a[16];
     int p;
 
     if (format == GJ_DXT_YCOCG) {
-        gj_dxt_encode_ycocg(px, quality, w);
+        gj_dxt_encode_ycocg(px, flat_pairs, quality, w);
         return;
     }
     if (format != GJ_DXT_BC1)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             a[p] = (gj_i32)(px[p] >> 24);
     if (format == GJ_DXT_BC4) {
@@ -96,10 +103,10 @@ GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, gj_u32 quality, const gj_u32 *p
     }
     gj_dxt_rgb_of(px, &blk);
     if (format == GJ_DXT_BC1) {
-        gj_dxt_encode_color(&blk, quality, 0, -1, &w[0], &w[1]);
+        gj_dxt_encode_color(&blk, flat_pairs, quality, 0, -1, &w[0], &w[1]);
     } else {
         gj_dxt_encode_alpha(a, quality, &w[0], &w[1]);
-        gj_dxt_encode_color(&blk, quality, 1, -1, &w[2], &w[3]);
+        gj_dxt_encode_color(&blk, flat_pairs, quality, 1, -1, &w[2], &w[3]);
     }
 }
 
@@ -116,7 +123,7 @@ GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL con
     bx = (gj_u32)(id % p->blocks_w);
     by = (gj_u32)(id / p->blocks_w);
     gj_dxt_load_block(p, plane0, plane1, plane2, bx, by, p->format == GJ_DXT_BC4, px);
-    gj_dxt_encode_pixels(p->format, quality, px, w);
+    gj_dxt_encode_pixels(p->format, &p->flat_pairs[0][0], quality, px, w);
     words = GJ_DXT_BLOCK_BYTES(p->format) / 4;
     base = ((gj_u64)p->blocks_offset_hi << 32 | p->blocks_offset_lo) / 4 + id * words;
     for (i = 0; i < words; i++)
