@@ -119,3 +119,7 @@ tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$
 UNIT_TESTS += tests/unit/dxt_api
 tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c
 tests_unit_dxt_api_LDADD = libgpujpeg.la
+
+UNIT_TESTS += tests/unit/hap_pack
+tests_unit_hap_pack_SOURCES = tests/unit/hap_pack.c
+tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
