@@ -4,10 +4,13 @@
 # passed writes the md5 of every decode (rgb24 and planar) on the device that was
 # checked against libjpeg-turbo; `check` decodes the same files on another device
 # and compares. Equal sums mean bit-identical output, i.e. the same libjpeg-turbo
-# conformance on that backend.
+# conformance on that backend. Given the DXT corpus (tests/dxt-corpus), it
+# encodes every input in every format and quality and decodes the random
+# blocks instead: the design requires bit-identical blocks on every backend.
 #
 #   sh tests/backend_compare.sh record SUMS opencl-cpu tests/corpus ./gpujpeg
 #   sh tests/backend_compare.sh check  SUMS cuda       CORPUS      ./gpujpeg
+#   sh tests/backend_compare.sh record SUMS opencl-cpu tests/dxt-corpus ./gpujpeg
 #
 # Ends with "N passed, N failed". doc/testing.md describes the GPU-machine run.
 set -eu
@@ -23,26 +26,52 @@ trap 'rm -rf "$tmp"' EXIT
 # One line per (file, format): "relative/path.jpg format exit-status md5".
 decode_all() {
     find "$corpus" -name '*.jpg' | LC_ALL=C sort | while read -r f; do
-        rel=${f#"$corpus"/}
-        for fmt in rgb24 planar; do
-            ext=ppm
-            [ "$fmt" = planar ] && ext=yuv
-            rm -f "$tmp/out.$ext"
-            if "$gpujpeg" decode -q --device "$device" --format "$fmt" "$f" "$tmp/out.$ext" 2>/dev/null; then
-                echo "$rel $fmt 0 $(md5sum < "$tmp/out.$ext" | cut -c1-32)"
-            else
-                echo "$rel $fmt 1 -"
-            fi
-        done
+        run_to "$f" rgb24 "$tmp/out.ppm" decode --format rgb24
+        run_to "$f" planar "$tmp/out.yuv" decode --format planar
     done
 }
 
+# One line per (input, format-quality) and per decoded random-block file.
+dxt_all() {
+    for f in "$corpus"/photo0.ppm "$corpus"/photo1.ppm "$corpus"/synth_*.pam "$corpus"/j*.jpg; do
+        [ -f "$f" ] || continue
+        for fmt in bc1 bc3 ycocg bc4; do
+            for q in fast balanced high; do
+                run_to "$f" "$fmt-$q" "$tmp/out.dds" dxt --format "$fmt" --quality "$q"
+            done
+        done
+    done
+    for f in "$corpus"/random_*.dds; do
+        run_to "$f" undxt "$tmp/out.pam" undxt
+    done
+}
+
+# run_to IN LABEL OUT COMMAND [OPTIONS]: one "name label exit-status md5" line.
+run_to() {
+    in=$1 label=$2 out=$3 cmd=$4
+    shift 4
+    rm -f "$out"
+    if "$gpujpeg" "$cmd" -q --device "$device" "$@" "$in" "$out" 2>/dev/null; then
+        echo "${in#"$corpus"/} $label 0 $(md5sum < "$out" | cut -c1-32)"
+    else
+        echo "${in#"$corpus"/} $label 1 -"
+    fi
+}
+
+outputs_all() {
+    if [ -f "$corpus/random_bc1.dds" ]; then
+        dxt_all
+    else
+        decode_all
+    fi
+}
+
 if [ "$mode" = record ]; then
-    decode_all > "$sums"
-    echo "recorded $(wc -l < "$sums") decodes on $device into $sums"
+    outputs_all > "$sums"
+    echo "recorded $(wc -l < "$sums") outputs on $device into $sums"
     exit 0
 fi
-decode_all > "$tmp/now"
+outputs_all > "$tmp/now"
 pass=0 fail=0
 while read -r rel fmt rc md5; do
     got=$(grep -F "$rel $fmt " "$tmp/now" || true)

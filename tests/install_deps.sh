@@ -9,7 +9,7 @@ set -eu
 packages="
     build-essential autoconf automake libtool pkg-config patch xz-utils
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-    libpng-dev
+    libpng-dev libsnappy-dev
     libjpeg62-turbo-dev libjpeg-turbo-progs
     plasma-workspace-wallpapers
     ffmpeg

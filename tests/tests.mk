@@ -124,3 +124,7 @@ tests_unit_jpeg_lanes_LDFLAGS = -static
 UNIT_TESTS += tests/unit/dxt_api
 tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c
 tests_unit_dxt_api_LDADD = libgpujpeg.la
+
+UNIT_TESTS += tests/unit/hap_pack
+tests_unit_hap_pack_SOURCES = tests/unit/hap_pack.c
+tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)

@@ -117,6 +117,7 @@ static void init_params(gj_dxt_params *p, int w, int h, gj_u32 format)
     p->chan_g = 1;
     p->chan_b = 2;
     p->chan_a = 3;
+    gj_dxt_fill_flat_pairs(&p->flat_pairs[0][0]);
 }
 
 static int encode_common(const gj_dxt_params *p, const gj_u8 *planes[3], gj_u32 quality, const char *out)

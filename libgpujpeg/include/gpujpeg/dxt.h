@@ -120,6 +120,36 @@ GJ_API int gj_dds_write_header(uint8_t *dst, enum gj_dxt_format format, int widt
 GJ_API int gj_dds_parse_header(const uint8_t *data, size_t size, enum gj_dxt_format *format,
                                int *width, int *height, size_t *data_offset);
 
+/* ------------------------------------------------------------------ HAP frames */
+
+/* The second-stage compressor of HAP chunks. */
+enum gj_hap_compressor {
+    GJ_HAP_NONE,
+    GJ_HAP_SNAPPY,      /* needs a library built with libsnappy (gj_hap_snappy_available) */
+};
+
+/* 1 when this build compresses HAP chunks with snappy. */
+GJ_API int gj_hap_snappy_available(void);
+
+/* The most chunks a HAP frame may have (the decoders' limit). */
+#define GJ_HAP_MAX_CHUNKS 64
+
+/* The most bytes gj_hap_pack() writes for blocks of this size and chunk count; 0 for bad arguments. */
+GJ_API size_t gj_hap_max_size(size_t blocks_size, int chunks);
+
+/*
+ * Packs one picture's blocks (host memory) into a HAP frame, as HAP's
+ * specification lays it out: BC1 as "Hap1" (texture format 0xB), BC3 as
+ * "Hap5" (0xE), YCoCg as "HapY" (0xF), BC4 as alpha-only "HapA" (RGTC1, 0x1).
+ * chunks (1..GJ_HAP_MAX_CHUNKS, at most one per block) splits the blocks into
+ * runs of whole blocks, each compressed on its own (snappy, or stored where
+ * snappy does not shrink it), on up to `threads` threads; more than one chunk
+ * adds the decode instructions (compressor and size tables). Writes at most
+ * out_size bytes (gj_hap_max_size() is enough) and sets *frame_size.
+ */
+GJ_API int gj_hap_pack(const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor, int chunks, int threads,
+                       uint8_t *out, size_t out_size, size_t *frame_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dxt/dxt_private.h"
+#include "kernels/dxt_color_fit.h"
 #include "log.h"
 
 struct gj_dxt_encoder {
@@ -18,6 +19,7 @@ struct gj_dxt_encoder {
     uint8_t *host_input;        /* page-locked packed copy of a host frame */
     size_t host_input_size;
     gj_dxt_params params;       /* uploaded asynchronously: lives until the queue ran */
+    gj_u16 flat_pairs[2][256];  /* the kernels' table for flat blocks, made once */
 };
 
 static const char *const kernels[GJ_DXT_QUALITY_NB] = {
@@ -34,6 +36,7 @@ int gj_dxt_encoder_create(gj_dxt_encoder **out, gj_device *dev)
     if (!enc)
         return GJ_ERROR_NOMEM;
     enc->dev = dev;
+    gj_dxt_fill_flat_pairs(&enc->flat_pairs[0][0]);
     *out = enc;
     return 0;
 }
@@ -264,6 +267,7 @@ int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format fo
     p->blocks_w = (p->width + 3) / 4;
     p->blocks_h = (p->height + 3) / 4;
     p->format = (gj_u32)format;
+    memcpy(p->flat_pairs, enc->flat_pairs, sizeof(p->flat_pairs));
     gj_dxt_set_offset(&p->blocks_offset_lo, &p->blocks_offset_hi, dst_offset);
     if ((ret = upload_params(enc, p)) < 0)
         return ret;

@@ -9,6 +9,8 @@
  *    passed to helpers as GJ_LOCAL pointers;
  *  - helpers are GJ_FUNC, pointer arguments carry GJ_GLOBAL/GJ_LOCAL/GJ_CONST;
  *  - 1-D launches only: gj_group_id(), gj_local_id(), gj_group_size();
+ *  - GJ_UNROLL before a loop of constant trip count unrolls it on the GPU, so
+ *    the small arrays it indexes stay in registers;
  *  - integer arithmetic wraps: use unsigned types where an overflow is possible on
  *    hostile input, so both compilers agree bit for bit.
  */
@@ -43,6 +45,7 @@ typedef long long gj_i64;
 #define gj_atomic_max_u32(p, v) atomicMax((p), (v))
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
+#define GJ_UNROLL _Pragma("unroll")
 
 #elif defined(__OPENCL_VERSION__)
 /* ---------------------------------------------------------------- OpenCL C */
@@ -72,6 +75,7 @@ typedef long gj_i64;
 #define gj_atomic_max_u32(p, v) atomic_max((p), (v))
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
+#define GJ_UNROLL _Pragma("unroll")
 
 #else
 /* ---------------------------------------------------------------- host C
@@ -101,6 +105,7 @@ static inline gj_u64 *gj_host_global_id(void)
 #define gj_global_id() (*gj_host_global_id())
 #define gj_min(a, b) ((a) < (b) ? (a) : (b))
 #define gj_max(a, b) ((a) > (b) ? (a) : (b))
+#define GJ_UNROLL
 #endif
 
 #endif /* GJ_KERNELS_COMMON_H */

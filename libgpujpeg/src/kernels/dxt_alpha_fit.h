@@ -30,8 +30,10 @@ GJ_FUNC void gj_dxt_alpha_try(const gj_i32 *v, gj_i32 a0, gj_i32 a1, gj_dxt_alph
     int p, e;
 
     gj_dxt_alpha_palette((gj_u32)a0, (gj_u32)a1, pal);
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_u32 bd = 0xffffffffu, bi = 0;
+        GJ_UNROLL
         for (e = 0; e < 8; e++) {
             gj_i32 diff = v[p] - (gj_i32)pal[e];
             gj_u32 d = (gj_u32)(diff * diff);
@@ -58,6 +60,7 @@ GJ_FUNC void gj_dxt_alpha_refit(const gj_i32 *v, gj_dxt_alpha_result *best)
 
     if ((best->w0 & 255u) <= (best->w0 >> 8 & 255u))
         return;
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_u32 i = gj_dxt_alpha_index(best->w0, best->w1, (gj_u32)p);
         gj_i32 a = i == 0 ? 7 : i == 1 ? 0 : 8 - (gj_i32)i, b = 7 - a;
@@ -107,6 +110,7 @@ GJ_FUNC void gj_dxt_encode_alpha(const gj_i32 *v, gj_u32 quality, gj_u32 *w0, gj
     best.w0 = 0;
     best.w1 = 0;
     best.err = 0xffffffffu;
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         mn = gj_min(mn, v[p]);
         mx = gj_max(mx, v[p]);

@@ -74,8 +74,10 @@ GJ_FUNC void gj_dxt_load_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const
 {
     int i, j;
 
+    GJ_UNROLL
     for (j = 0; j < 4; j++) {
         gj_u32 y = gj_min(by * 4 + (gj_u32)j, p->height - 1);
+        GJ_UNROLL
         for (i = 0; i < 4; i++)
             px[4 * j + i] = gj_dxt_fetch(p, plane0, plane1, plane2, gj_min(bx * 4 + (gj_u32)i, p->width - 1),
                                          y, single);
@@ -89,11 +91,13 @@ GJ_FUNC void gj_dxt_store_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL gj_u
     gj_u64 off = (gj_u64)p->offset_hi[0] << 32 | p->offset_lo[0];
     int i, j;
 
+    GJ_UNROLL
     for (j = 0; j < 4; j++) {
         gj_u32 y = by * 4 + (gj_u32)j;
         GJ_GLOBAL gj_u8 *row = plane0 + off + (gj_u64)y * p->pitch[0];
         if (y >= p->height)
             break;
+        GJ_UNROLL
         for (i = 0; i < 4; i++) {
             gj_u32 x = bx * 4 + (gj_u32)i, v = px[4 * j + i];
             if (x >= p->width)

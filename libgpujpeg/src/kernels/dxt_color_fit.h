@@ -64,6 +64,7 @@ GJ_FUNC gj_u32 gj_dxt_quantize565(const gj_i32 *e)
     gj_u32 q = 0;
     int ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 m = gj_dxt_565_max(ch);
         q |= (gj_u32)((gj_dxt_clamp(e[ch], 255) * m + 127) / 255) << gj_dxt_565_shift(ch);
@@ -77,26 +78,39 @@ GJ_FUNC gj_u32 gj_dxt_with_blue(gj_u32 q, gj_i32 fixed_blue)
     return fixed_blue < 0 ? q : (q & ~31u) | (gj_u32)fixed_blue;
 }
 
-/* Nearest palette entry per pixel (the first of equals): the indices and the error. */
+/*
+ * Nearest palette entry per pixel (the first of equals): the indices and the
+ * squared error. |x - e|^2 = |x|^2 - (2 x.e - |e|^2): the entry with the
+ * largest score 2 x.e - |e|^2 is the nearest, with fewer operations per entry.
+ */
 GJ_FUNC gj_u32 gj_dxt_color_indices(const gj_dxt_rgb_block *blk, const gj_u32 *pal, gj_u32 *indices)
 {
+    gj_i32 e2[4][3], norm[4];
     gj_u32 err = 0, idx = 0;
     int p, e, ch;
 
-    for (p = 0; p < 16; p++) {
-        gj_u32 best = 0xffffffffu, bi = 0;
-        for (e = 0; e < 4; e++) {
-            gj_u32 d = 0;
-            for (ch = 0; ch < 3; ch++) {
-                gj_i32 diff = blk->c[ch][p] - GJ_DXT_CH(pal[e], ch);
-                d += (gj_u32)(diff * diff);
-            }
-            if (d < best) {
-                best = d;
-                bi = (gj_u32)e;
-            }
+    GJ_UNROLL
+    for (e = 0; e < 4; e++) {
+        norm[e] = 0;
+        GJ_UNROLL
+        for (ch = 0; ch < 3; ch++) {
+            gj_i32 v = GJ_DXT_CH(pal[e], ch);
+            e2[e][ch] = 2 * v;
+            norm[e] += v * v;
         }
-        err += best;
+    }
+    GJ_UNROLL
+    for (p = 0; p < 16; p++) {
+        gj_i32 x0 = blk->c[0][p], x1 = blk->c[1][p], x2 = blk->c[2][p];
+        gj_i32 best = x0 * e2[0][0] + x1 * e2[0][1] + x2 * e2[0][2] - norm[0];
+        gj_u32 bi = 0;
+        GJ_UNROLL
+        for (e = 1; e < 4; e++) {
+            gj_i32 score = x0 * e2[e][0] + x1 * e2[e][1] + x2 * e2[e][2] - norm[e];
+            bi = score > best ? (gj_u32)e : bi;
+            best = score > best ? score : best;
+        }
+        err += (gj_u32)(x0 * x0 + x1 * x1 + x2 * x2 - best);
         idx |= bi << (2 * p);
     }
     *indices = idx;
@@ -140,6 +154,7 @@ GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, const gj_i32 *alpha, g
     gj_i32 a2 = 0, b2 = 0, ab = 0, ax[3] = { 0, 0, 0 }, bx[3] = { 0, 0, 0 }, det;
     int p, ch;
 
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_i32 a = alpha[p], b = den - a;
         if (a < 0)
@@ -147,6 +162,7 @@ GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, const gj_i32 *alpha, g
         a2 += a * a;
         b2 += b * b;
         ab += a * b;
+        GJ_UNROLL
         for (ch = 0; ch < 3; ch++) {
             ax[ch] += a * blk->c[ch][p];
             bx[ch] += b * blk->c[ch][p];
@@ -155,6 +171,7 @@ GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, const gj_i32 *alpha, g
     det = a2 * b2 - ab * ab;
     if (det <= 0)
         return 0;
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         e0[ch] = gj_dxt_div_round(den * (b2 * ax[ch] - ab * bx[ch]), det);
         e1[ch] = gj_dxt_div_round(den * (a2 * bx[ch] - ab * ax[ch]), det);
@@ -171,6 +188,7 @@ GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, g
     gj_i32 alpha[16], e0[3], e1[3];
     int p;
 
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_u32 i = best->w1 >> (2 * p) & 3u;
         /* Weight of endpoint 0 by index: four colours 3, 0, 2, 1 (of 3); three
@@ -188,25 +206,37 @@ GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, g
         gj_dxt_color_try(blk, gj_min(q0, q1), gj_max(q0, q1), 0, best);
 }
 
-/* Sums, and the covariance signs of each channel against the widest one. */
+/*
+ * Sums, and the covariance signs of each channel against the widest one (the
+ * first of equals). The widest is picked by selects, not by an index, so the
+ * block stays in registers on the GPU.
+ */
 GJ_FUNC void gj_dxt_color_diagonal(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
                                    gj_i32 *flip)
 {
-    gj_i32 sum[3] = { 0, 0, 0 }, d = 0, cov;
+    gj_i32 sum[3] = { 0, 0, 0 }, cov[3] = { 0, 0, 0 }, r0 = hi[0] - lo[0], r1 = hi[1] - lo[1], r2 = hi[2] - lo[2];
+    gj_i32 d = r1 > r0 ? 1 : 0, sum_d;
     int p, ch;
 
+    if (r2 > gj_max(r0, r1))
+        d = 2;
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             sum[ch] += blk->c[ch][p];
-    for (ch = 1; ch < 3; ch++)
-        if (hi[ch] - lo[ch] > hi[d] - lo[d])
-            d = ch;
-    for (ch = 0; ch < 3; ch++) {
-        cov = 0;
-        for (p = 0; p < 16; p++)
-            cov += (16 * blk->c[d][p] - sum[d]) * (16 * blk->c[ch][p] - sum[ch]);
-        flip[ch] = cov < 0;
+    sum_d = d == 0 ? sum[0] : d == 1 ? sum[1] : sum[2];
+    GJ_UNROLL
+    for (p = 0; p < 16; p++) {
+        gj_i32 x_d = d == 0 ? blk->c[0][p] : d == 1 ? blk->c[1][p] : blk->c[2][p];
+        gj_i32 y_d = 16 * x_d - sum_d;
+        GJ_UNROLL
+        for (ch = 0; ch < 3; ch++)
+            cov[ch] += y_d * (16 * blk->c[ch][p] - sum[ch]);
     }
+    GJ_UNROLL
+    for (ch = 0; ch < 3; ch++)
+        flip[ch] = cov[ch] < 0;
 }
 
 /* The endpoint pair lo..hi per channel, on the block's diagonal (8-bit values). */
@@ -217,6 +247,7 @@ GJ_FUNC void gj_dxt_color_try_box(const gj_dxt_rgb_block *blk, const gj_i32 *lo,
     int ch;
 
     gj_dxt_color_diagonal(blk, lo, hi, flip);
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         e0[ch] = flip[ch] ? lo[ch] : hi[ch];
         e1[ch] = flip[ch] ? hi[ch] : lo[ch];
@@ -238,6 +269,7 @@ GJ_FUNC gj_u32 gj_dxt_flat_pair(gj_i32 v, int ch)
     for (a = 0; a <= m; a++) {
         gj_i32 ea = (gj_i32)gj_dxt_expand((gj_u32)a, bits);
         gj_i32 b = gj_dxt_clamp(((3 * v - 2 * ea) * m + 127) / 255, m), d;
+        GJ_UNROLL
         for (d = -1; d <= 1; d++) {
             gj_i32 bb = gj_dxt_clamp(b + d, m);
             gj_i32 err = (2 * ea + (gj_i32)gj_dxt_expand((gj_u32)bb, bits)) / 3 - v;
@@ -251,19 +283,32 @@ GJ_FUNC gj_u32 gj_dxt_flat_pair(gj_i32 v, int ch)
     return (gj_u32)best;
 }
 
-/* A nearly flat block: its mean colour by the one-third points of flat_pair. */
-GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                                   gj_dxt_color_result *best)
+/* The table of gj_dxt_flat_pair for both channel precisions (gj_dxt_params.flat_pairs), on the host. */
+GJ_FUNC void gj_dxt_fill_flat_pairs(gj_u16 *table)
+{
+    int v;
+
+    for (v = 0; v < 256; v++) {
+        table[v] = (gj_u16)gj_dxt_flat_pair(v, 0);
+        table[256 + v] = (gj_u16)gj_dxt_flat_pair(v, 1);
+    }
+}
+
+/* A nearly flat block: its mean colour by the one-third points of flat_pair (looked up in flat_pairs). */
+GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
+                                   gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
 {
     gj_u32 q0 = 0, q1 = 0;
     int p, ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 sum = 0;
         gj_u32 pair;
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             sum += blk->c[ch][p];
-        pair = gj_dxt_flat_pair((sum + 8) / 16, ch);
+        pair = flat_pairs[(ch == 1 ? 256 : 0) + (sum + 8) / 16];
         q0 |= (pair >> 8) << gj_dxt_565_shift(ch);
         q1 |= (pair & 255u) << gj_dxt_565_shift(ch);
     }
@@ -278,8 +323,10 @@ GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj
     gj_i32 lo[3], hi[3];
     int p, ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 mn = 255, mx = 0, inset;
+        GJ_UNROLL
         for (p = 0; p < 16; p++) {
             mn = gj_min(mn, blk->c[ch][p]);
             mx = gj_max(mx, blk->c[ch][p]);
@@ -304,15 +351,19 @@ GJ_FUNC void gj_dxt_lspiro_channel(const gj_i32 *x, gj_i32 qmax, gj_i32 *lo, gj_
     gj_i32 n = 0, su = 0, sku = 0, sk, skk, den, a, b, l, h;
     int i, j;
 
+    GJ_UNROLL
     for (i = 0; i < 16; i++)
         q[i] = (x[i] * qmax + 127) / 255;
+    GJ_UNROLL
     for (i = 0; i < 16; i++) {
         first[i] = 1;
         for (j = 0; j < i; j++)
             first[i] &= q[j] != q[i];
     }
+    GJ_UNROLL
     for (i = 0; i < 16; i++) {
         gj_i32 rank = 0;
+        GJ_UNROLL
         for (j = 0; j < 16; j++)
             rank += first[j] & (q[j] < q[i]);
         n += first[i];
@@ -342,6 +393,7 @@ GJ_FUNC void gj_dxt_color_balanced(const gj_dxt_rgb_block *blk, gj_u32 four_only
     gj_i32 lo[3], hi[3];
     int ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
         gj_dxt_lspiro_channel(blk->c[ch], gj_dxt_565_max(ch), &lo[ch], &hi[ch]);
     gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
@@ -358,6 +410,7 @@ GJ_FUNC gj_i64 gj_dxt_max_abs3(const gj_i64 *v)
     gj_i64 m = 0;
     int a;
 
+    GJ_UNROLL
     for (a = 0; a < 3; a++) {
         gj_i64 x = v[a] < 0 ? -v[a] : v[a];
         m = m > x ? m : x;
@@ -376,33 +429,44 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     gj_i64 v[3];
     int p, a, b, it, start = 0;
 
+    GJ_UNROLL
     for (a = 0; a < 3; a++)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             sum[a] += blk->c[a][p];
+    GJ_UNROLL
     for (a = 0; a < 3; a++) {
+        GJ_UNROLL
         for (b = a; b < 3; b++) {
             gj_i32 c = 0;
             /* (16 x - sum) < 2^12: a product < 2^24, 16 of them < 2^28. */
+            GJ_UNROLL
             for (p = 0; p < 16; p++)
                 c += (16 * blk->c[a][p] - sum[a]) * (16 * blk->c[b][p] - sum[b]);
             cov[a][b] = cov[b][a] = c;
         }
     }
-    for (a = 1; a < 3; a++)
-        if (cov[a][a] > cov[start][start])
-            start = a;
-    if (cov[start][start] == 0)
+    /* The row of the largest variance (the first of equals), by selects: no dynamic index. */
+    start = cov[1][1] > cov[0][0] ? 1 : 0;
+    if (cov[2][2] > gj_max(cov[0][0], cov[1][1]))
+        start = 2;
+    if (gj_max(cov[0][0], gj_max(cov[1][1], cov[2][2])) == 0)
         return 0;
+    GJ_UNROLL
     for (a = 0; a < 3; a++)
-        v[a] = cov[start][a];
+        v[a] = start == 0 ? cov[0][a] : start == 1 ? cov[1][a] : cov[2][a];
+    GJ_UNROLL
     for (it = 0; it < 8; it++) {
         gj_i64 m = gj_dxt_max_abs3(v), w[3];
         if (m == 0)
             return 0;
+        GJ_UNROLL
         for (a = 0; a < 3; a++)
             v[a] = v[a] * 1023 / m;
+        GJ_UNROLL
         for (a = 0; a < 3; a++)
             w[a] = (gj_i64)cov[a][0] * v[0] + (gj_i64)cov[a][1] * v[1] + (gj_i64)cov[a][2] * v[2];
+        GJ_UNROLL
         for (a = 0; a < 3; a++)
             v[a] = w[a];
     }
@@ -410,6 +474,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
         gj_i64 m = gj_dxt_max_abs3(v);
         if (m == 0)
             return 0;
+        GJ_UNROLL
         for (a = 0; a < 3; a++)
             axis[a] = (gj_i32)(v[a] * 1023 / m);
     }
@@ -435,32 +500,41 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
                                   gj_dxt_color_result *best)
 {
     gj_i32 axis[3], t[16], rank[16], pre[3][17], sum[3] = { 0, 0, 0 }, alpha[16], e0[3], e1[3];
-    gj_i64 keep_q2[GJ_DXT_CLUSTER_KEEP], keep_det[GJ_DXT_CLUSTER_KEEP];
-    gj_i32 keep_split[GJ_DXT_CLUSTER_KEEP];
+    gj_i64 keep_q2[GJ_DXT_CLUSTER_KEEP];
+    gj_i32 keep_det[GJ_DXT_CLUSTER_KEEP], keep_split[GJ_DXT_CLUSTER_KEEP];
     int p, q, ch, i, j, k, m;
 
     if (!gj_dxt_principal_axis(blk, axis)) {
         gj_dxt_color_fast(blk, four_only, fixed_blue, best);  /* one colour */
         return;
     }
+    GJ_UNROLL
     for (p = 0; p < 16; p++)
         t[p] = axis[0] * blk->c[0][p] + axis[1] * blk->c[1][p] + axis[2] * blk->c[2][p];
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         rank[p] = 0;
+        GJ_UNROLL
         for (q = 0; q < 16; q++)
             rank[p] += t[q] < t[p] || (t[q] == t[p] && q < p);
     }
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             sum[ch] += blk->c[ch][p];
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 y[16];
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             y[rank[p]] = 16 * blk->c[ch][p] - sum[ch];
         pre[ch][0] = 0;
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             pre[ch][p + 1] = pre[ch][p] + y[p];
     }
+    GJ_UNROLL
     for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++) {
         keep_q2[m] = -1;
         keep_det[m] = 1;
@@ -471,19 +545,21 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
             gj_i32 qij0 = pre[0][i] + pre[0][j], qij1 = pre[1][i] + pre[1][j], qij2 = pre[2][i] + pre[2][j];
             for (k = j; k <= 16; k++) {
                 gj_i32 a2 = 5 * i + 3 * j + k, b2 = 144 - i - 3 * j - 5 * k, ab = 2 * (k - i);
-                gj_i64 det = (gj_i64)(a2 * b2 - ab * ab);
+                gj_i32 det = a2 * b2 - ab * ab;
                 gj_i32 q0 = qij0 + pre[0][k], q1 = qij1 + pre[1][k], q2 = qij2 + pre[2][k];
                 gj_i64 qq = (gj_i64)q0 * q0 + (gj_i64)q1 * q1 + (gj_i64)q2 * q2;
                 const int last = GJ_DXT_CLUSTER_KEEP - 1;
+                /* det < 2^15 and qq < 2^36: the products fit in 64 bits. */
                 if (det > 0 && qq * keep_det[last] > keep_q2[last] * det) {
                     keep_q2[last] = qq;
                     keep_det[last] = det;
                     keep_split[last] = i | j << 8 | k << 16;
                     /* Insertion into the kept list, best first. */
+                    GJ_UNROLL
                     for (m = last; m > 0; m--) {
                         if (keep_q2[m] * keep_det[m - 1] > keep_q2[m - 1] * keep_det[m]) {
-                            gj_i64 tq = keep_q2[m], td = keep_det[m];
-                            gj_i32 ts = keep_split[m];
+                            gj_i64 tq = keep_q2[m];
+                            gj_i32 td = keep_det[m], ts = keep_split[m];
                             keep_q2[m] = keep_q2[m - 1];
                             keep_det[m] = keep_det[m - 1];
                             keep_split[m] = keep_split[m - 1];
@@ -496,15 +572,21 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
             }
         }
     }
-    for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++) {
-        gj_i32 bi = keep_split[m] & 255, bj = keep_split[m] >> 8 & 255, bk = keep_split[m] >> 16;
-        if (keep_q2[m] < 0)
-            break;
+    /* The kept splits best first; the list shifts so that it is only indexed by constants (registers). */
+    for (m = 0; m < GJ_DXT_CLUSTER_KEEP && keep_q2[0] >= 0; m++) {
+        gj_i32 bi = keep_split[0] & 255, bj = keep_split[0] >> 8 & 255, bk = keep_split[0] >> 16;
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             alpha[p] = rank[p] < bi ? 3 : rank[p] < bj ? 2 : rank[p] < bk ? 1 : 0;
         if (gj_dxt_color_lsq(blk, alpha, 3, e0, e1))
             gj_dxt_color_try_pair(blk, gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue),
                                   gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue), four_only, best);
+        GJ_UNROLL
+        for (q = 0; q < GJ_DXT_CLUSTER_KEEP - 1; q++) {
+            keep_q2[q] = keep_q2[q + 1];
+            keep_split[q] = keep_split[q + 1];
+        }
+        keep_q2[GJ_DXT_CLUSTER_KEEP - 1] = -1;
     }
     gj_dxt_color_refit(blk, four_only, fixed_blue, best);
     gj_dxt_color_refit(blk, four_only, fixed_blue, best);
@@ -522,6 +604,7 @@ GJ_FUNC void gj_dxt_color_search(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
         gj_i32 m = gj_dxt_565_max(ch);
         if (ch == 2 && fixed_blue >= 0)
             continue;
+        GJ_UNROLL
         for (d = -1; d <= 1; d += 2) {
             gj_u32 w = best->w0;
             gj_i32 v = (gj_i32)(w >> shift & (gj_u32)m) + d;
@@ -542,8 +625,10 @@ GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
     gj_i32 range = 0;
     int p, ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 mn = 255, mx = 0;
+        GJ_UNROLL
         for (p = 0; p < 16; p++) {
             mn = gj_min(mn, blk->c[ch][p]);
             mx = gj_max(mx, blk->c[ch][p]);
@@ -556,10 +641,10 @@ GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
 /*
  * Encodes one colour block at the given quality. four_only: BC3/YCoCg colour
  * blocks (always four colours). fixed_blue >= 0: the blue code every endpoint
- * must keep (YCoCg's scale).
+ * must keep (YCoCg's scale). flat_pairs: gj_dxt_params.flat_pairs.
  */
-GJ_FUNC void gj_dxt_encode_color(const gj_dxt_rgb_block *blk, gj_u32 quality, gj_u32 four_only,
-                                 gj_i32 fixed_blue, gj_u32 *w0, gj_u32 *w1)
+GJ_FUNC void gj_dxt_encode_color(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 quality,
+                                 gj_u32 four_only, gj_i32 fixed_blue, gj_u32 *w0, gj_u32 *w1)
 {
     gj_dxt_color_result best;
 
@@ -567,7 +652,7 @@ GJ_FUNC void gj_dxt_encode_color(const gj_dxt_rgb_block *blk, gj_u32 quality, gj
     best.w1 = 0;
     best.err = 0xffffffffu;
     if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
-        gj_dxt_color_try_flat(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_try_flat(blk, flat_pairs, four_only, fixed_blue, &best);
     if (quality == GJ_DXT_FAST) {
         gj_dxt_color_fast(blk, four_only, fixed_blue, &best);
         gj_dxt_color_refit(blk, four_only, fixed_blue, &best);

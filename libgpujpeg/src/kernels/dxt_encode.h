@@ -19,7 +19,9 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
 {
     int p, ch;
 
+    GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             blk->c[ch][p] = GJ_DXT_CH(px[p], ch);
 }
@@ -32,51 +34,67 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
  * Luma goes to the alpha block, fitted to what the colour block decodes to:
  * with decoded Co', Cg' the RGB error is smallest at Y = (R + G + B + Cg') / 3
  * (rather than the exact (R + 2G + B) / 4).
+ *
+ * The pixels are read in one pass (px is dead afterwards) and the decoded Cg'
+ * is picked by select from the two endpoints rather than from a palette array:
+ * with a palette array declared beside px, NVVM (CUDA 13.0, also NVIDIA's
+ * OpenCL) overlapped the two and read the block's first row as zero, so CUDA
+ * and OpenCL-GPU differed from PoCL and the host build
+ * (tests/backend_compare.sh now checks every DXT output across backends).
  */
-GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, gj_u32 quality, gj_u32 *w)
+GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 quality, gj_u32 *w)
 {
     gj_dxt_rgb_block blk;
-    gj_i32 co2[16], cg4[16], luma[16], range = 0, scale, blue;
-    gj_u32 pal[4];
+    gj_i32 co2[16], cg4[16], rgb_sum[16], range = 0, scale, blue;
     int p;
 
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_i32 r = GJ_DXT_CH(px[p], 0), g = GJ_DXT_CH(px[p], 1), b = GJ_DXT_CH(px[p], 2);
         co2[p] = r - b;
         cg4[p] = 2 * g - r - b;
+        rgb_sum[p] = r + g + b;
         /* In quarters: |Co| * 4 = 2 |co2|, |Cg| * 4 = |cg4|. */
         range = gj_max(range, gj_max(co2[p] < 0 ? -2 * co2[p] : 2 * co2[p], cg4[p] < 0 ? -cg4[p] : cg4[p]));
     }
     scale = range < 4 * 32 ? 4 : range < 4 * 64 ? 2 : 1;
     blue = (gj_i32)gj_dxt_expand((gj_u32)scale - 1, 5);
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
         blk.c[0][p] = gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255);
         blk.c[1][p] = gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255);
         blk.c[2][p] = blue;
     }
-    gj_dxt_encode_color(&blk, quality, 1, scale - 1, &w[2], &w[3]);
-    gj_dxt_color_palette(w[2] & 0xffffu, w[2] >> 16, 1, pal);
-    for (p = 0; p < 16; p++) {
-        gj_u32 e = pal[w[3] >> (2 * p) & 3u];
-        gj_i32 cg = (GJ_DXT_CH(e, 1) - 128) / scale;
-        luma[p] = gj_dxt_clamp(gj_dxt_div_round(GJ_DXT_CH(px[p], 0) + GJ_DXT_CH(px[p], 1) +
-                                                GJ_DXT_CH(px[p], 2) + cg, 3), 255);
+    gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
+    {
+        /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
+        gj_i32 g0 = (gj_i32)gj_dxt_expand(w[2] >> 5 & 63u, 6), g1 = (gj_i32)gj_dxt_expand(w[2] >> 21 & 63u, 6);
+        gj_i32 g2 = (2 * g0 + g1) / 3, g3 = (g0 + 2 * g1) / 3;
+        gj_i32 luma[16];
+        GJ_UNROLL
+        for (p = 0; p < 16; p++) {
+            gj_u32 i = w[3] >> (2 * p) & 3u;
+            gj_i32 cg = ((i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128) / scale;
+            luma[p] = gj_dxt_clamp(gj_dxt_div_round(rgb_sum[p] + cg, 3), 255);
+        }
+        gj_dxt_encode_alpha(luma, quality, &w[0], &w[1]);
     }
-    gj_dxt_encode_alpha(luma, quality, &w[0], &w[1]);
 }
 
 /* One block of any format: px (r, g, b, a; BC4's channel in a) to 2 or 4 words. */
-GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, gj_u32 quality, const gj_u32 *px, gj_u32 *w)
+GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 quality,
+                                  const gj_u32 *px, gj_u32 *w)
 {
     gj_dxt_rgb_block blk;
     gj_i32 a[16];
     int p;
 
     if (format == GJ_DXT_YCOCG) {
-        gj_dxt_encode_ycocg(px, quality, w);
+        gj_dxt_encode_ycocg(px, flat_pairs, quality, w);
         return;
     }
     if (format != GJ_DXT_BC1)
+        GJ_UNROLL
         for (p = 0; p < 16; p++)
             a[p] = (gj_i32)(px[p] >> 24);
     if (format == GJ_DXT_BC4) {
@@ -85,10 +103,10 @@ GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, gj_u32 quality, const gj_u32 *p
     }
     gj_dxt_rgb_of(px, &blk);
     if (format == GJ_DXT_BC1) {
-        gj_dxt_encode_color(&blk, quality, 0, -1, &w[0], &w[1]);
+        gj_dxt_encode_color(&blk, flat_pairs, quality, 0, -1, &w[0], &w[1]);
     } else {
         gj_dxt_encode_alpha(a, quality, &w[0], &w[1]);
-        gj_dxt_encode_color(&blk, quality, 1, -1, &w[2], &w[3]);
+        gj_dxt_encode_color(&blk, flat_pairs, quality, 1, -1, &w[2], &w[3]);
     }
 }
 
@@ -105,7 +123,7 @@ GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL con
     bx = (gj_u32)(id % p->blocks_w);
     by = (gj_u32)(id / p->blocks_w);
     gj_dxt_load_block(p, plane0, plane1, plane2, bx, by, p->format == GJ_DXT_BC4, px);
-    gj_dxt_encode_pixels(p->format, quality, px, w);
+    gj_dxt_encode_pixels(p->format, &p->flat_pairs[0][0], quality, px, w);
     words = GJ_DXT_BLOCK_BYTES(p->format) / 4;
     base = ((gj_u64)p->blocks_offset_hi << 32 | p->blocks_offset_lo) / 4 + id * words;
     for (i = 0; i < words; i++)

@@ -48,6 +48,7 @@ GJ_FUNC void gj_dxt_color_palette(gj_u32 c0, gj_u32 c1, gj_u32 four_only, gj_u32
     gj_u32 p2 = 0, p3 = 0;
     int c;
 
+    GJ_UNROLL
     for (c = 0; c < 3; c++) {
         gj_u32 a = (gj_u32)GJ_DXT_CH(e0, c), b = (gj_u32)GJ_DXT_CH(e1, c);
         p2 |= (four ? (2 * a + b) / 3 : (a + b) / 2) << (8 * c);
@@ -69,6 +70,7 @@ GJ_FUNC void gj_dxt_alpha_palette(gj_u32 a0, gj_u32 a1, gj_u32 *pal)
 
     pal[0] = a0;
     pal[1] = a1;
+    GJ_UNROLL
     for (i = 2; i < 8; i++) {
         if (a0 > a1)
             pal[i] = ((8 - i) * a0 + (i - 1) * a1) / 7;
@@ -109,6 +111,7 @@ GJ_FUNC void gj_dxt_decode_color(gj_u32 w0, gj_u32 w1, gj_u32 four_only, gj_u32 
     gj_u32 i;
 
     gj_dxt_color_palette(w0 & 0xffffu, w0 >> 16, four_only, pal);
+    GJ_UNROLL
     for (i = 0; i < 16; i++)
         px[i] = pal[(w1 >> (2 * i)) & 3u];
 }
@@ -120,6 +123,7 @@ GJ_FUNC void gj_dxt_decode_alpha(gj_u32 w0, gj_u32 w1, gj_u32 *px)
     gj_u32 i;
 
     gj_dxt_alpha_palette(w0 & 255u, w0 >> 8 & 255u, pal);
+    GJ_UNROLL
     for (i = 0; i < 16; i++)
         px[i] = (px[i] & 0xffffffu) | pal[gj_dxt_alpha_index(w0, w1, i)] << 24;
 }
@@ -138,9 +142,11 @@ GJ_FUNC void gj_dxt_decode_block(gj_u32 format, const gj_u32 *w, gj_u32 *px)
         gj_dxt_decode_color(w[0], w[1], 0, px);
         break;
     case GJ_DXT_BC4:
+        GJ_UNROLL
         for (i = 0; i < 16; i++)
             px[i] = 0;
         gj_dxt_decode_alpha(w[0], w[1], px);
+        GJ_UNROLL
         for (i = 0; i < 16; i++) {
             gj_u32 v = px[i] >> 24;
             px[i] = GJ_DXT_PACK(v, v, v, 255);
@@ -150,6 +156,7 @@ GJ_FUNC void gj_dxt_decode_block(gj_u32 format, const gj_u32 *w, gj_u32 *px)
         gj_dxt_decode_color(w[2], w[3], 1, px);
         gj_dxt_decode_alpha(w[0], w[1], px);
         if (format == GJ_DXT_YCOCG)
+            GJ_UNROLL
             for (i = 0; i < 16; i++)
                 px[i] = gj_dxt_ycocg_to_rgb(px[i]);
         break;

@@ -47,6 +47,10 @@ typedef struct gj_dxt_params {
     gj_u32 offset_hi[3];
     gj_u32 blocks_offset_lo;    /* byte offset of the first block in the blocks buffer */
     gj_u32 blocks_offset_hi;
+    /* Encoder: for each 8-bit mean of a nearly flat block, the endpoint codes
+     * a << 8 | b whose one-third point decodes nearest to it ([0]: 5-bit
+     * channels, [1]: 6-bit green), filled by gj_dxt_fill_flat_pairs. */
+    gj_u16 flat_pairs[2][256];
 } gj_dxt_params;
 
 /* Bytes per 4x4 block. */
