@@ -239,6 +239,12 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
         ret = decode_opencl(logctx, c, data, size, &out, frame);
     else
 #endif
+    /* CUDA frames: queued on one of the decoder's lanes, joined to the device
+     * context's stream, which FFmpeg's readers of the frame use; the next packets
+     * are parsed while this one decodes. */
+    if (out.memory == GJ_MEMORY_CUDA)
+        ret = gj_jpeg_decode_async(c->dec, data, size, &out);
+    else
         ret = gj_jpeg_decode(c->dec, data, size, &out);
     if (ret < 0) {
         av_log(logctx, AV_LOG_ERROR, "JPEG decoding failed: %s\n", gj_strerror(ret));
