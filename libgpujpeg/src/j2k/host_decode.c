@@ -1,0 +1,169 @@
+/* The CPU's part of decoding a JPEG 2000 picture (host_decode.h), and the picture's description. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpujpeg/j2k.h"
+#include "j2k/host_decode.h"
+#include "j2k/jp2.h"
+#include "j2k/t2.h"
+#include "log.h"
+
+/* Pictures larger than this many samples in all are refused (32-bit coefficient offsets). */
+#define J2K_MAX_SAMPLES ((uint64_t)1 << 31)
+
+int j2k_find_codestream(const uint8_t *data, size_t size, const uint8_t **cs, size_t *cs_size, int *jp2)
+{
+    j2k_jp2 boxes;
+    int ret;
+
+    *jp2 = j2k_is_jp2(data, size);
+    if (!*jp2) {
+        *cs = data;
+        *cs_size = size;
+        return 0;
+    }
+    if ((ret = j2k_parse_jp2(data, size, &boxes)) < 0)
+        return ret;
+    *cs = boxes.codestream;
+    *cs_size = boxes.codestream_size;
+    return 0;
+}
+
+enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
+{
+    int nc = s->nb_comps > 3 ? 3 : s->nb_comps;
+
+    for (int c = 0; c < nc; c++) {
+        if (s->comps[c].precision > 8) {
+            *why = "components of more than 8 bits";
+            return GJ_PIX_FMT_NONE;
+        }
+        if (s->comps[c].is_signed) {
+            *why = "signed components";
+            return GJ_PIX_FMT_NONE;
+        }
+        if (s->comps[c].dx != s->comps[0].dx || s->comps[c].dy != s->comps[0].dy) {
+            *why = "subsampled components";
+            return GJ_PIX_FMT_NONE;
+        }
+    }
+    if (s->nb_comps == 1)
+        return GJ_PIX_FMT_GRAY8;
+    if (s->nb_comps == 3)
+        return GJ_PIX_FMT_RGB24;
+    *why = s->nb_comps == 2 ? "two components" : "more than three components";
+    return GJ_PIX_FMT_NONE;
+}
+
+static int check_size(const gj_j2k_stream *s)
+{
+    uint64_t samples = 0;
+
+    for (int c = 0; c < s->nb_comps; c++) {
+        const j2k_component *comp = &s->comps[c];
+
+        samples += (uint64_t)(j2k_ceil_div(s->x1, (uint32_t)comp->dx) - j2k_ceil_div(s->x0, (uint32_t)comp->dx)) *
+                   (j2k_ceil_div(s->y1, (uint32_t)comp->dy) - j2k_ceil_div(s->y0, (uint32_t)comp->dy));
+        if (samples > J2K_MAX_SAMPLES)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^31 samples (%ux%u, %d components)",
+                           s->x1 - s->x0, s->y1 - s->y0, s->nb_comps);
+    }
+    return 0;
+}
+
+/* T2 of every tile, then the tables. */
+static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layout *l, int *truncated)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, t;
+    j2k_tile_state *tiles = calloc((size_t)nb_tiles, sizeof(*tiles));
+
+    if (!tiles)
+        return GJ_ERROR_NOMEM;
+    for (t = 0; t < nb_tiles && ret >= 0; t++) {
+        if (!s->tiles[t].seen) {
+            /* A truncated codestream: the tile decodes empty (mid-grey), as OpenJPEG's does. */
+            gj_log(GJ_LOG_WARNING, "codestream: tile %d has no tile-part", t);
+            *truncated = 1;
+            if ((ret = j2k_tile_defaults(s, &s->tiles[t])) < 0)
+                break;
+        }
+        if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0 ||
+            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535)) < 0)
+            break;
+        *truncated |= tiles[t].truncated;
+    }
+    if (ret >= 0)
+        ret = j2k_layout_build(l, s, tiles, reduce);
+    for (t = 0; t < nb_tiles; t++)
+        j2k_tile_free(&tiles[t]);
+    free(tiles);
+    return ret;
+}
+
+int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers, j2k_layout *l,
+                    int *truncated)
+{
+    const uint8_t *cs;
+    size_t cs_size;
+    gj_j2k_stream s;
+    const char *why = "";
+    int ret, jp2, nc;
+
+    *truncated = 0;
+    if ((ret = j2k_find_codestream(data, size, &cs, &cs_size, &jp2)) < 0 ||
+        (ret = j2k_parse_codestream(cs, cs_size, &s)) < 0)
+        return ret;
+    *truncated = s.truncated;
+    l->native_format = j2k_native_format(&s, &why);
+    if (l->native_format == GJ_PIX_FMT_NONE) {
+        ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: J2K output of %s", why);
+        goto out;
+    }
+    nc = s.nb_comps > 3 ? 3 : s.nb_comps;
+    memset(&l->out, 0, sizeof(l->out));
+    l->out.nb_comps = (gj_u32)nc;
+    for (int c = 0; c < nc; c++) {
+        l->out.precision[c] = (gj_u32)s.comps[c].precision;
+        l->out.is_signed[c] = (gj_u32)s.comps[c].is_signed;
+    }
+    if ((ret = check_size(&s)) >= 0)
+        ret = lay_out_tiles(&s, reduce, max_layers, l, truncated);
+out:
+    j2k_stream_free(&s);
+    return ret;
+}
+
+int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
+{
+    const uint8_t *cs;
+    size_t cs_size;
+    gj_j2k_stream s;
+    const char *why = NULL;
+    int ret, jp2;
+
+    if (!data || !info)
+        return GJ_ERROR_INVAL;
+    memset(info, 0, sizeof(*info));
+    if ((ret = j2k_find_codestream(data, size, &cs, &cs_size, &jp2)) < 0 ||
+        (ret = j2k_parse_main_header(cs, cs_size, &s)) < 0)
+        return ret;
+    info->width = (int)(s.x1 - s.x0);
+    info->height = (int)(s.y1 - s.y0);
+    info->num_components = s.nb_comps;
+    for (int c = 0; c < s.nb_comps && c < GJ_J2K_MAX_INFO_COMPONENTS; c++) {
+        info->precision[c] = s.comps[c].precision;
+        info->is_signed[c] = s.comps[c].is_signed;
+        info->dx[c] = s.comps[c].dx;
+        info->dy[c] = s.comps[c].dy;
+    }
+    info->tiles_x = s.tiles_x;
+    info->tiles_y = s.tiles_y;
+    info->levels = s.comps[0].coding.levels;
+    info->layers = s.cod.layers;
+    info->reversible = s.comps[0].coding.reversible;
+    info->mct = s.cod.mct;
+    info->jp2 = jp2;
+    info->native_format = j2k_native_format(&s, &why);
+    j2k_stream_free(&s);
+    return 0;
+}

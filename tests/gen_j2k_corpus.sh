@@ -1,0 +1,146 @@
+#!/bin/sh
+# Generates the JPEG 2000 test streams and their references into OUTDIR
+# (tests/j2k_check.sh runs the tests; their names go to OUTDIR/tests.txt).
+#
+#   tests/gen_j2k_corpus.sh OUTDIR
+#
+# Streams come from OpenJPEG's opj_compress (libopenjp2-tools), references from
+# its opj_decompress. Environment: GJ_TEST_TOOLS (default tests/tools),
+# GJ_PHOTO_DIR (default /usr/share/wallpapers: plasma-workspace-wallpapers).
+#
+#   lossless_NAME   5/3 streams: our decode equals opj_decompress's bit for bit
+#   lossy_NAME      9/7 streams: every sample within 2 of opj_decompress's (float)
+#   reduce_N_NAME   --reduce N against opj_decompress -r N (bit for bit; lossy: within 2)
+#   layers_N_NAME   --layers N against opj_decompress -l N (the same)
+#   unsupported_*   refused with a message saying "unsupported"
+#   broken_*        truncated and damaged streams: decoded or refused with a message,
+#                   never a crash or a hang
+set -eu
+
+out=${1:?usage: gen_j2k_corpus.sh OUTDIR}
+tools=${GJ_TEST_TOOLS:-tests/tools}
+photo_dir=${GJ_PHOTO_DIR:-/usr/share/wallpapers}
+
+rm -rf "$out"
+mkdir -p "$out"
+tests=$out/tests.txt.tmp
+: > "$tests"
+
+if ! command -v opj_compress > /dev/null 2>&1; then
+    echo "$0: opj_compress not found (apt-get install libopenjp2-tools)" >&2
+    touch "$out/NO_OPENJPEG"
+    mv "$tests" "$out/tests.txt"
+    exit 0
+fi
+
+# ------------------------------------------------------------------ pictures
+# A photograph at an odd size (edges of tiles, precincts and code-blocks), in
+# colour and gray; synthetic noise and gradients when the wallpapers are missing.
+f=$(ls "$photo_dir/Path/contents/images/"*.jpg 2>/dev/null | head -n 1 || true)
+if [ -n "$f" ]; then
+    djpeg -scale 1/4 -ppm -outfile "$out/full.ppm" "$f"
+    "$tools/make_image" crop 5 3 317 203 "$out/full.ppm" "$out/photo.ppm"
+    djpeg -scale 1/4 -grayscale -pnm -outfile "$out/full.pgm" "$f"
+    "$tools/make_image" crop 5 3 317 203 "$out/full.pgm" "$out/gray.pgm"
+    rm -f "$out/full.ppm" "$out/full.pgm"
+else
+    touch "$out/NO_PHOTOS"
+    "$tools/make_image" --seed 3 rings 317 203 "$out/photo.ppm"
+    "$tools/make_image" --gray --seed 4 rings 317 203 "$out/gray.pgm"
+fi
+"$tools/make_image" --seed 1 noise 67 45 "$out/noise.ppm"
+"$tools/make_image" --gray --seed 2 gradient 129 77 "$out/gradient.pgm"
+
+# stream KIND NAME INPUT [opj_compress options]: NAME.j2k and its reference.
+stream() {
+    kind=$1 name=${1}_$2 in=$out/$3
+    shift 3
+    ext=${in##*.}
+    j2k=$out/$name.j2k
+    case $name in *_jp2) j2k=$out/$name.jp2 ;; esac
+    opj_compress -i "$in" -o "$j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    opj_decompress -i "$j2k" -o "$out/${name}_ref.$ext" > "$out/opj.log" 2>&1
+    echo "$name" >> "$tests"
+}
+
+# ------------------------------------------------------------------ lossless (5/3)
+stream lossless gray gray.pgm
+stream lossless rgb photo.ppm
+stream lossless gradient gradient.pgm -n 3
+stream lossless noise noise.ppm
+stream lossless levels0 photo.ppm -n 1
+stream lossless levels1 photo.ppm -n 2
+stream lossless tiles photo.ppm -t 64,48 -n 4
+stream lossless tiles_offset noise.ppm -d 13,7 -t 20,20 -T 3,5 -n 2
+stream lossless precincts photo.ppm -c [64,64],[32,32],[16,16]
+for p in LRCP RLCP RPCL PCRL CPRL; do
+    stream lossless prog_$p photo.ppm -p $p -c [32,32],[16,16] -r 30,8,1 -t 128,96 -n 4
+done
+stream lossless prog_RPCL_offset noise.ppm -p RPCL -c [16,16],[8,8] -d 5,3 -t 32,24 -n 3 -r 5,1
+stream lossless cblk_16x16 photo.ppm -b 16,16
+stream lossless cblk_64x8 photo.ppm -b 64,8
+stream lossless cblk_4x4 noise.ppm -b 4,4
+for m in 1 2 4 8 16 32 63; do
+    stream lossless modes_$m photo.ppm -M $m -r 20,5,1
+done
+stream lossless sop_eph photo.ppm -SOP -EPH -r 10,1
+stream lossless tile_parts photo.ppm -t 96,96 -n 3 -TP R -r 10,1
+stream lossless plt_tlm photo.ppm -PLT -TLM -t 160,128
+stream lossless poc photo.ppm -POC T1=0,0,1,6,3,CPRL/T1=0,0,2,6,3,LRCP -r 20,1
+stream lossless roi photo.ppm -ROI c=0,U=2
+stream lossless file_jp2 photo.ppm
+
+# ------------------------------------------------------------------ lossy (9/7, ICT)
+stream lossy rgb photo.ppm -I -r 20
+stream lossy gray gray.pgm -I -r 10
+stream lossy quality photo.ppm -I -q 35
+stream lossy tiles photo.ppm -I -t 64,64 -n 4 -r 30
+stream lossy modes photo.ppm -I -M 63 -r 20
+stream lossy layers photo.ppm -I -r 80,40,10 -p RLCP
+
+# ------------------------------------------------------------------ reduced resolution and layers
+# part N STREAM OPTION: STREAM decoded by opj_decompress with OPTION N (-r or -l).
+part() {
+    what=reduce
+    [ "$3" = -l ] && what=layers
+    opj_decompress -i "$out/$2.j2k" -o "$out/${2}_$what$1.ppm" $3 $1 > "$out/opj.log" 2>&1
+    echo "${what}_$1_$2" >> "$tests"
+}
+for r in 1 2 3; do
+    part $r lossless_rgb -r
+done
+part 2 lossless_tiles -r
+part 1 lossy_rgb -r
+part 1 lossless_prog_LRCP -l
+part 2 lossless_prog_LRCP -l
+part 2 lossy_layers -l
+
+# ------------------------------------------------------------------ unsupported
+"$tools/make_image" --gray --seed 5 gradient 40 30 "$out/g8.pgm"
+# 16-bit samples: the same picture with each sample v as v * 257 (perl is Essential in Debian)
+perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P5\s+(\d+)\s+(\d+)\s+255\s//s or die;
+         print "P5\n$1 $2\n65535\n", pack("n*", map { $_ * 257 } unpack("C*", $d));' \
+    < "$out/g8.pgm" > "$out/g16.pgm"
+if opj_compress -i "$out/g16.pgm" -o "$out/unsupported_deep16.j2k" > "$out/opj.log" 2>&1; then
+    echo "unsupported_deep16" >> "$tests"
+fi
+
+# ------------------------------------------------------------------ broken streams
+# Cut at many offsets (inside the main header, a tile-part header, packet headers
+# and bodies) and single damaged bytes.
+src=$out/lossless_prog_LRCP.j2k
+size=$(wc -c < "$src")
+for cut in 2 10 40 90 120 150 200 300 500 1000 3000 $((size / 2)) $((size - 3)); do
+    head -c "$cut" "$src" > "$out/broken_cut_$cut.j2k"
+    echo "broken_cut_$cut" >> "$tests"
+done
+for at in 50 60 100 130 170 250 400 800 2000 $((size / 3)); do
+    cp "$src" "$out/broken_flip_$at.j2k"
+    printf '\377' | dd of="$out/broken_flip_$at.j2k" bs=1 seek="$at" conv=notrunc 2> /dev/null
+    echo "broken_flip_$at" >> "$tests"
+done
+rm -f "$out/opj.log"
+mv "$tests" "$out/tests.txt"
