@@ -12,6 +12,7 @@
 #   lossy_NAME      9/7 streams: every sample within 2 of opj_decompress's (float)
 #   reduce_N_NAME   --reduce N against opj_decompress -r N (bit for bit; lossy: within 2)
 #   layers_N_NAME   --layers N against opj_decompress -l N (the same)
+#   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
 #   unsupported_*   refused with a message saying "unsupported"
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang
@@ -118,15 +119,61 @@ part 1 lossless_prog_LRCP -l
 part 2 lossless_prog_LRCP -l
 part 2 lossy_layers -l
 
+# ------------------------------------------------------------------ deep samples
+# 12-bit gray (PGX) and 16-bit RGB (PPM) made from the photo with perl (Essential in
+# Debian). The decoder aligns samples to the most significant bit of 16 (as FFmpeg);
+# the references are aligned alike (tests/tools/pnm16.pl), NAME.tolerance holds the
+# lossy tests' tolerance in 16-bit units.
+pnm16=$(dirname "$0")/tools/pnm16.pl
+perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P5\s+(\d+)\s+(\d+)\s+255\s//s or die "gray.pgm\n";
+         my ($w, $h) = ($1, $2); my $i = 0;
+         print "PG ML +12 $w $h\n", pack("n*", map { ($_ << 4) | ($i++ * 7 % 16) } unpack("C*", $d));' \
+    < "$out/gray.pgm" > "$out/deep12.pgx"
+perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P6\s+(\d+)\s+(\d+)\s+255\s//s or die "photo.ppm\n";
+         my ($w, $h) = ($1, $2); my $i = 0;
+         print "P6\n$w $h\n65535\n", pack("n*", map { ($_ << 8) | ($i++ * 37 % 256) } unpack("C*", $d));' \
+    < "$out/photo.ppm" > "$out/deep16.ppm"
+# deep KIND NAME INPUT TOLERANCE [opj_compress options]
+deep() {
+    kind=$1 name=${1}_$2 src=$3 tolerance=$4
+    shift 4
+    case $src in *.pgx) ext=pgm ;; *) ext=${src##*.} ;; esac
+    opj_compress -i "$out/$src" -o "$out/$name.j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    opj_decompress -i "$out/$name.j2k" -o "$out/${name}_opj.$ext" > "$out/opj.log" 2>&1
+    perl "$pnm16" align "$out/${name}_opj.$ext" "$out/${name}_ref.$ext"
+    rm -f "$out/${name}_opj.$ext"
+    echo "$tolerance" > "$out/$name.tolerance"
+    echo "$name" >> "$tests"
+}
+deep lossless deep12 deep12.pgx 0
+deep lossless deep12_tiles deep12.pgx 0 -t 64,64 -n 3 -c [32,32],[16,16] -p PCRL
+deep lossless deep16 deep16.ppm 0
+deep lossy deep12 deep12.pgx 32 -I -r 10
+deep lossy deep16 deep16.ppm 4 -I -r 5
+
 # ------------------------------------------------------------------ unsupported
-"$tools/make_image" --gray --seed 5 gradient 40 30 "$out/g8.pgm"
-# 16-bit samples: the same picture with each sample v as v * 257 (perl is Essential in Debian)
-perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P5\s+(\d+)\s+(\d+)\s+255\s//s or die;
-         print "P5\n$1 $2\n65535\n", pack("n*", map { $_ * 257 } unpack("C*", $d));' \
-    < "$out/g8.pgm" > "$out/g16.pgm"
-if opj_compress -i "$out/g16.pgm" -o "$out/unsupported_deep16.j2k" > "$out/opj.log" 2>&1; then
-    echo "unsupported_deep16" >> "$tests"
-fi
+# Signed samples (PGX "-"), four components (PAM with alpha), 4:2:0 components (raw).
+perl -e 'print "PG ML -12 40 30\n", pack("n*", map { ($_ * 37) & 0xFFF } 0 .. 1199)' > "$out/signed.pgx"
+"$tools/make_image" --seed 6 noise 40 30 "$out/rgb40.ppm"
+{ printf 'P7\nWIDTH 40\nHEIGHT 30\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'
+  head -c 4800 /dev/zero | tr '\0' '\200'; } > "$out/rgba40.pam"
+head -c 1800 "$out/rgb40.ppm" > "$out/yuv420.raw"
+# unsupported NAME INPUT [opj_compress options]
+unsupported() {
+    name=unsupported_$1 src=$2
+    shift 2
+    if opj_compress -i "$out/$src" -o "$out/$name.j2k" "$@" > "$out/opj.log" 2>&1; then
+        echo "$name" >> "$tests"
+    else
+        echo "$0: opj_compress could not make $name: $(tail -n 1 "$out/opj.log")" >&2
+    fi
+}
+unsupported signed signed.pgx -n 3
+unsupported rgba rgba40.pam -n 3
+unsupported yuv420 yuv420.raw -n 3 -F 40,30,3,8,u@1x1:2x2:2x2
 
 # ------------------------------------------------------------------ broken streams
 # Cut at many offsets (inside the main header, a tile-part header, packet headers

@@ -148,7 +148,7 @@ tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 # ---------------------------------------------------------------- JPEG 2000
 # Streams from OpenJPEG's opj_compress, references from opj_decompress
 # (tests/gen_j2k_corpus.sh); tests/j2k_check.sh runs each j2k/ test.
-EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh
+EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl
 
-tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh tests/tools/make_image$(EXEEXT)
+tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools/pnm16.pl tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_j2k_corpus.sh tests/j2k-corpus && touch $@

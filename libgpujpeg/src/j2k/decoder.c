@@ -146,7 +146,6 @@ static int run_output(gj_j2k_decoder *dec, gj_frame *out)
         return ret;
     dst = gj_staging_plane0(target, &offset);
     *p = l->out;
-    p->bytes_per_sample = 1;
     p->pixel_stride = (gj_u32)gj_pixel_format_describe(out->format)->bytes_per_pixel;
     p->pitch = (gj_u32)target->linesize[0];
     p->offset_lo = (gj_u32)offset;

@@ -31,13 +31,14 @@ int j2k_find_codestream(const uint8_t *data, size_t size, const uint8_t **cs, si
 
 enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
 {
-    int nc = s->nb_comps > 3 ? 3 : s->nb_comps;
+    int nc = s->nb_comps > 3 ? 3 : s->nb_comps, deep = 0;
 
     for (int c = 0; c < nc; c++) {
-        if (s->comps[c].precision > 8) {
-            *why = "components of more than 8 bits";
+        if (s->comps[c].precision > 16) {
+            *why = "components of more than 16 bits";
             return GJ_PIX_FMT_NONE;
         }
+        deep |= s->comps[c].precision > 8;
         if (s->comps[c].is_signed) {
             *why = "signed components";
             return GJ_PIX_FMT_NONE;
@@ -48,9 +49,9 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
         }
     }
     if (s->nb_comps == 1)
-        return GJ_PIX_FMT_GRAY8;
+        return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
     if (s->nb_comps == 3)
-        return GJ_PIX_FMT_RGB24;
+        return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
     *why = s->nb_comps == 2 ? "two components" : "more than three components";
     return GJ_PIX_FMT_NONE;
 }
@@ -107,7 +108,7 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
     size_t cs_size;
     gj_j2k_stream s;
     const char *why = "";
-    int ret, jp2, nc;
+    int ret, jp2, nc, deep;
 
     *truncated = 0;
     if ((ret = j2k_find_codestream(data, size, &cs, &cs_size, &jp2)) < 0 ||
@@ -122,10 +123,14 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
     nc = s.nb_comps > 3 ? 3 : s.nb_comps;
     memset(&l->out, 0, sizeof(l->out));
     l->out.nb_comps = (gj_u32)nc;
+    /* Samples are aligned to the most significant bit of the output's 8 or 16 bits. */
+    deep = l->native_format == GJ_PIX_FMT_GRAY16 || l->native_format == GJ_PIX_FMT_RGB48;
     for (int c = 0; c < nc; c++) {
         l->out.precision[c] = (gj_u32)s.comps[c].precision;
         l->out.is_signed[c] = (gj_u32)s.comps[c].is_signed;
+        l->out.shift[c] = (gj_u32)((deep ? 16 : 8) - s.comps[c].precision);
     }
+    l->out.bytes_per_sample = deep ? 2 : 1;
     if ((ret = check_size(&s)) >= 0)
         ret = lay_out_tiles(&s, reduce, max_layers, l, truncated);
 out:

@@ -64,7 +64,7 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
     d->roi_shift = (gj_u8)comp->roi_shift;
     if (!comp->coding.reversible) {
         d->step_mult = 2048u + (gj_u32)band->mantissa;
-        d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + GJ_J2K_FRAC_BITS;
+        d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + GJ_J2K_FRAC_BITS(comp->precision);
     }
     if (!cb->passes || cb->coded_planes <= 0)
         return 0;       /* nothing coded: zeros */
@@ -201,7 +201,7 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
 
             o->coef_offset[c] = offsets[t * s->nb_comps + c];
             o->stride[c] = (gj_u32)(rc->x1 - rc->x0);
-            o->irreversible[c] = !ts->tile->comps[c].coding.reversible;
+            o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 : GJ_J2K_FRAC_BITS(ts->tile->comps[c].precision);
         }
         l->out_threads += (uint64_t)o->width * o->height;
         if (l->out_threads > UINT32_MAX)

@@ -7,7 +7,7 @@
  *  - gj_j2k_idwt_lift: one lifting step (F-6, F-7) on the odd or even samples,
  *    with symmetric extension (F.3.7) at both ends.
  * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
- * GJ_J2K_FRAC_BITS fractional bits and 24-bit constants: the same on every device.
+ * GJ_J2K_FRAC_BITS() fractional bits and 24-bit constants: the same on every device.
  */
 #ifndef GJ_KERNELS_J2K_DWT_H
 #define GJ_KERNELS_J2K_DWT_H

@@ -16,10 +16,10 @@
 #define GJ_J2K_ICT_CR_G 11981281
 #define GJ_J2K_ICT_CB_B 29729227
 
-/* A fixed-point 9/7 value rounded to an integer. */
-GJ_FUNC gj_i32 gj_j2k_fix_round(gj_i32 v)
+/* A fixed-point 9/7 value with `frac` fractional bits rounded to an integer. */
+GJ_FUNC gj_i64 gj_j2k_fix_round(gj_i64 v, gj_u32 frac)
 {
-    return (gj_i32)(((gj_i64)v + ((gj_i64)1 << (GJ_J2K_FRAC_BITS - 1))) >> GJ_J2K_FRAC_BITS);
+    return frac ? (v + ((gj_i64)1 << (frac - 1))) >> frac : v;
 }
 
 /* G.1.2 and the clamp to the component's bit depth; signed components are stored offset like unsigned ones. */
@@ -47,21 +47,23 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     k = (gj_u32)(id - t->thread_first);
     x = k % t->width;
     y = k / t->width;
-    for (c = 0; c < p->nb_comps; c++) {
-        gj_i32 s = coef[t->coef_offset[c] + y * t->stride[c] + x];
+    for (c = 0; c < p->nb_comps; c++)
+        v[c] = coef[t->coef_offset[c] + y * t->stride[c] + x];
+    if (t->mct && t->frac_bits[0]) {
+        /* G-6 on the fixed-point values, in component 0's fraction. */
+        gj_u32 f = t->frac_bits[0];
+        gj_i64 y0 = v[0];
+        gj_i64 cb = t->frac_bits[1] >= f ? v[1] >> (t->frac_bits[1] - f) : v[1] << (f - t->frac_bits[1]);
+        gj_i64 cr = t->frac_bits[2] >= f ? v[2] >> (t->frac_bits[2] - f) : v[2] << (f - t->frac_bits[2]);
 
-        /* ICT works on the fixed-point values; everything else on integers. */
-        v[c] = t->irreversible[c] && !t->mct ? gj_j2k_fix_round(s) : s;
+        v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
+        v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G), f);
+        v[2] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B), f);
+    } else {
+        for (c = 0; c < p->nb_comps; c++)
+            v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
     }
-    if (t->mct && t->irreversible[0]) {
-        gj_i64 y0 = v[0], cb = v[1], cr = v[2];
-
-        v[0] = gj_j2k_fix_round((gj_i32)(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R)));
-        v[1] = gj_j2k_fix_round((gj_i32)(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G)));
-        v[2] = gj_j2k_fix_round((gj_i32)(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B)));
-        for (c = 3; c < p->nb_comps; c++)
-            v[c] = t->irreversible[c] ? gj_j2k_fix_round((gj_i32)v[c]) : v[c];
-    } else if (t->mct) {
+    if (t->mct && !t->frac_bits[0]) {
         /* G-2: G = Y0 - floor((Y1 + Y2) / 4), R = Y2 + G, B = Y1 + G */
         gj_i64 g = v[0] - ((v[1] + v[2]) >> 2);
 
@@ -72,7 +74,7 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     at = ((gj_u64)p->offset_hi << 32 | p->offset_lo) + (gj_u64)(t->y0 + y) * p->pitch +
          (gj_u64)(t->x0 + x) * p->pixel_stride;
     for (c = 0; c < p->nb_comps; c++) {
-        gj_u32 s = gj_j2k_to_sample(v[c], p->precision[c], p->is_signed[c]);
+        gj_u32 s = gj_j2k_to_sample(v[c], p->precision[c], p->is_signed[c]) << p->shift[c];
 
         if (p->bytes_per_sample == 1) {
             out[at + c] = (gj_u8)s;

@@ -14,14 +14,17 @@
 #define GJ_J2K_VCAUSAL 0x08u
 #define GJ_J2K_SEGSYM  0x20u
 
-/* Fractional bits of the 9/7 path's fixed-point coefficients (j2k_dwt.h, j2k_output.h). */
-#define GJ_J2K_FRAC_BITS 13
+/*
+ * Fractional bits of the 9/7 path's fixed-point coefficients (j2k_dwt.h, j2k_output.h):
+ * 13, fewer for deep samples so that the transform's values stay within 31 bits.
+ */
+#define GJ_J2K_FRAC_BITS(precision) ((precision) > 13 ? 26 - (precision) : 13)
 
 /*
  * One code-block. Its segments are seg_count consecutive entries of the segment
  * table from seg_first, each (passes << 24 | length); their bytes follow each other
  * from data_offset. The decoded coefficients go to coef[coef_offset + y * stride + x]:
- * integers for the 5/3 path, GJ_J2K_FRAC_BITS fixed point for the 9/7 path.
+ * integers for the 5/3 path, GJ_J2K_FRAC_BITS(precision) fixed point for the 9/7 path.
  */
 typedef struct gj_j2k_cblk {
     gj_u32 data_offset;
@@ -60,7 +63,7 @@ typedef struct gj_j2k_out_tile {
     gj_u32 mct;                     /* 1: inverse RCT (5/3) or ICT (9/7) of components 0-2 */
     gj_u32 coef_offset[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 stride[GJ_J2K_MAX_OUT_COMPS];
-    gj_u32 irreversible[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 frac_bits[GJ_J2K_MAX_OUT_COMPS];   /* 9/7: fixed-point fraction; 0: 5/3 integers */
 } gj_j2k_out_tile;
 
 /* The picture: one pixel layout for every tile. */
@@ -68,6 +71,7 @@ typedef struct gj_j2k_out_params {
     gj_u32 nb_comps;
     gj_u32 precision[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 is_signed[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];   /* left shift to the output's depth (MSB-aligned, as FFmpeg) */
     gj_u32 bytes_per_sample;        /* 1 or 2 */
     gj_u32 pixel_stride;            /* bytes from one pixel to the next (interleaved) */
     gj_u32 pitch;                   /* bytes per output row */
