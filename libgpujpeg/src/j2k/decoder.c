@@ -14,6 +14,9 @@
 #include "log.h"
 
 #define J2K_GROUP 64
+/* T1 runs one code-block per thread and a 4K frame has only thousands of them:
+ * small work-groups spread them over every multiprocessor. */
+#define J2K_T1_GROUP 32
 
 struct gj_j2k_decoder {
     gj_device *dev;
@@ -103,12 +106,13 @@ static int run_transforms(gj_j2k_decoder *dec)
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * 4)) < 0 ||
         (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->flags, l->coef_count)) < 0)
+        (ret = gj_dev_ensure_buffer(dev, &dec->flags, l->flags_count * 2)) < 0)
         return ret;
     if (l->nb_cblks) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
                         GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->flags) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", groups(l->nb_cblks), J2K_GROUP, a, 6)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (l->nb_cblks + J2K_T1_GROUP - 1) / J2K_T1_GROUP,
+                                 J2K_T1_GROUP, a, 6)) < 0)
             return ret;
     }
     for (size_t i = 0; i < l->nb_passes; i++) {

@@ -59,6 +59,10 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
     d->stride = stride;
     d->width = (gj_u16)(cb->x1 - cb->x0);
     d->height = (gj_u16)(cb->y1 - cb->y0);
+    d->flags_offset = (gj_u32)l->flags_count;
+    l->flags_count += (size_t)d->width * ((d->height + 3u) & ~3u);
+    if (l->flags_count > UINT32_MAX)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^32 code-block samples");
     d->orientation = (gj_u8)band->orientation;
     d->style = (gj_u8)comp->coding.cblk_style;
     d->roi_shift = (gj_u8)comp->roi_shift;
@@ -210,6 +214,16 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
     return 0;
 }
 
+/* Most coding passes first, so that a warp's threads do alike work and the longest start first. */
+static int compare_work(const void *pa, const void *pb)
+{
+    const gj_j2k_cblk *a = pa, *b = pb;
+
+    if (a->passes != b->passes)
+        return a->passes > b->passes ? -1 : 1;
+    return a->coef_offset < b->coef_offset ? -1 : a->coef_offset > b->coef_offset;
+}
+
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce)
 {
     int nb_tiles = s->tiles_x * s->tiles_y, ret = 0;
@@ -239,6 +253,9 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
             if ((ret = add_tile_component(l, &tiles[t], c, top, offsets[t * s->nb_comps + c])) < 0)
                 break;
         }
+    /* Each code-block carries its own offsets: T1 may take them in any order. */
+    if (ret >= 0)
+        qsort(l->cblks, l->nb_cblks, sizeof(*l->cblks), compare_work);
     if (ret >= 0)
         ret = add_dwt_passes(l, s, tiles, offsets, reduce);
     if (ret >= 0)
@@ -249,7 +266,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
 
 void j2k_layout_reset(j2k_layout *l)
 {
-    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = 0;
+    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->flags_count = 0;
     l->nb_jobs = l->nb_passes = l->nb_out_tiles = 0;
     l->out_threads = 0;
 }

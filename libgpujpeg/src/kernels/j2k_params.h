@@ -31,6 +31,7 @@ typedef struct gj_j2k_cblk {
     gj_u32 seg_first;
     gj_u32 coef_offset;
     gj_u32 stride;
+    gj_u32 flags_offset;        /* T1's state words: width x height rounded up to stripes of 4 */
     gj_u16 width, height;
     gj_u16 seg_count, passes;
     gj_u8 orientation;          /* 0 LL, 1 HL, 2 LH, 3 HH */
