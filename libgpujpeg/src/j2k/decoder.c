@@ -14,9 +14,6 @@
 #include "log.h"
 
 #define J2K_GROUP 64
-/* T1 runs one code-block per thread and a 4K frame has only thousands of them:
- * small work-groups spread them over every multiprocessor. */
-#define J2K_T1_GROUP 32
 
 struct gj_j2k_decoder {
     gj_device *dev;
@@ -111,8 +108,8 @@ static int run_transforms(gj_j2k_decoder *dec)
     if (l->nb_cblks) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
                         GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->flags) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (l->nb_cblks + J2K_T1_GROUP - 1) / J2K_T1_GROUP,
-                                 J2K_T1_GROUP, a, 6)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", groups((uint64_t)l->nb_cblks * GJ_J2K_T1_LANES),
+                                 J2K_GROUP, a, 6)) < 0)
             return ret;
     }
     for (size_t i = 0; i < l->nb_passes; i++) {

@@ -7,6 +7,9 @@
 
 #include "common.h"
 
+/* Threads per code-block in T1 (j2k_t1.h): a warp. */
+#define GJ_J2K_T1_LANES 32
+
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
 #define GJ_J2K_BYPASS  0x01u
 #define GJ_J2K_RESET   0x02u

@@ -293,18 +293,57 @@ GJ_FUNC gj_i32 gj_j2k_dequantise(gj_i32 v, GJ_GLOBAL const gj_j2k_cblk *cb)
     return v < 0 ? -(gj_i32)r : (gj_i32)r;
 }
 
+/* The coding passes of one code-block, cleared beforehand (D.3, D.4). */
+GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *cb,
+                                     GJ_GLOBAL const gj_u32 *segments)
+{
+    gj_u32 pos = cb->data_offset, pass = 0, type = 2, p = cb->planes;
+
+    gj_j2k_t1_reset_contexts(t);
+    for (gj_u32 s = 0; s < cb->seg_count && p >= 1; s++) {
+        gj_u32 seg = segments[cb->seg_first + s];
+        gj_u32 length = seg & 0xFFFFFFu, passes = seg >> 24;
+
+        /* D.6: in bypass mode, significance and refinement passes after the tenth are raw. */
+        t->raw = (cb->style & GJ_J2K_BYPASS) && pass >= 10 && type < 2;
+        if (t->raw)
+            gj_j2k_raw_init(&t->mq, pos, pos + length);
+        else
+            gj_j2k_mq_init(&t->mq, t->data, pos, pos + length);
+        for (gj_u32 k = 0; k < passes && p >= 1 && pass < cb->passes; k++, pass++) {
+            if (type == 0)
+                gj_j2k_t1_sig_pass(t, p);
+            else if (type == 1)
+                gj_j2k_t1_ref_pass(t, p);
+            else
+                gj_j2k_t1_cleanup_pass(t, p, cb->style & GJ_J2K_SEGSYM);
+            if (cb->style & GJ_J2K_RESET)
+                gj_j2k_t1_reset_contexts(t);
+            if (++type == 3) {
+                type = 0;
+                p--;
+            }
+        }
+        pos += length;
+    }
+}
+
+/*
+ * GJ_J2K_T1_LANES threads (a warp) per code-block: they clear its coefficients and
+ * state words, the first decodes the passes (the MQ decoder is serial), then all
+ * dequantise. With one decoding lane per warp the decoders never diverge, and a
+ * warp scheduler interleaves many code-blocks. Work-groups hold whole code-blocks.
+ */
 GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 count,
                                   GJ_GLOBAL const gj_u32 *segments, GJ_GLOBAL const gj_u8 *data,
                                   GJ_GLOBAL gj_i32 *coef, GJ_GLOBAL gj_u16 *flags)
 {
     gj_u64 id = gj_global_id();
-    GJ_GLOBAL const gj_j2k_cblk *cb;
+    gj_u64 block = id / GJ_J2K_T1_LANES;
+    gj_u32 lane = (gj_u32)(id % GJ_J2K_T1_LANES), n = 0;
+    GJ_GLOBAL const gj_j2k_cblk *cb = &cblks[block < count ? block : 0];
     gj_j2k_t1 t;
-    gj_u32 pos, pass = 0, type = 2, p;
 
-    if (id >= count)
-        return;
-    cb = &cblks[id];
     t.coef = coef;
     t.flags = flags;
     t.base = cb->coef_offset;
@@ -316,45 +355,23 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 cou
     t.orientation = cb->orientation;
     t.data = data;
     t.raw = 0;
-    for (gj_i32 y = 0; y < t.h; y++)
-        for (gj_i32 x = 0; x < t.w; x++) {
-            coef[gj_j2k_t1_coef_index(&t, x, y)] = 0;
-            flags[gj_j2k_t1_index(&t, x, y)] = 0;
-        }
-    gj_j2k_t1_reset_contexts(&t);
-    p = cb->planes;
-    pos = cb->data_offset;
-    for (gj_u32 s = 0; s < cb->seg_count && p >= 1; s++) {
-        gj_u32 seg = segments[cb->seg_first + s];
-        gj_u32 length = seg & 0xFFFFFFu, passes = seg >> 24;
+    if (block < count)
+        n = (gj_u32)t.w * (gj_u32)t.h;
+    for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES) {
+        gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
 
-        /* D.6: in bypass mode, significance and refinement passes after the tenth are raw. */
-        t.raw = (cb->style & GJ_J2K_BYPASS) && pass >= 10 && type < 2;
-        if (t.raw)
-            gj_j2k_raw_init(&t.mq, pos, pos + length);
-        else
-            gj_j2k_mq_init(&t.mq, data, pos, pos + length);
-        for (gj_u32 k = 0; k < passes && p >= 1 && pass < cb->passes; k++, pass++) {
-            if (type == 0)
-                gj_j2k_t1_sig_pass(&t, p);
-            else if (type == 1)
-                gj_j2k_t1_ref_pass(&t, p);
-            else
-                gj_j2k_t1_cleanup_pass(&t, p, cb->style & GJ_J2K_SEGSYM);
-            if (cb->style & GJ_J2K_RESET)
-                gj_j2k_t1_reset_contexts(&t);
-            if (++type == 3) {
-                type = 0;
-                p--;
-            }
-        }
-        pos += length;
+        coef[gj_j2k_t1_coef_index(&t, x, y)] = 0;
+        flags[gj_j2k_t1_index(&t, x, y)] = 0;
     }
-    for (gj_i32 y = 0; y < t.h; y++)
-        for (gj_i32 x = 0; x < t.w; x++) {
-            gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
-            coef[i] = gj_j2k_dequantise(coef[i], cb);
-        }
+    gj_barrier();
+    if (n && lane == 0)
+        gj_j2k_t1_decode_passes(&t, cb, segments);
+    gj_barrier();
+    for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES) {
+        gj_u32 i = gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w));
+
+        coef[i] = gj_j2k_dequantise(coef[i], cb);
+    }
 }
 
 #endif /* GJ_KERNELS_J2K_T1_H */
