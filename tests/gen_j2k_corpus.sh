@@ -13,6 +13,7 @@
 #   reduce_N_NAME   --reduce N against opj_decompress -r N (bit for bit; lossy: within 2)
 #   layers_N_NAME   --layers N against opj_decompress -l N (the same)
 #   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
+#   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   unsupported_*   refused with a message saying "unsupported"
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang
@@ -154,13 +155,49 @@ deep lossless deep16 deep16.ppm 0
 deep lossy deep12 deep12.pgx 32 -I -r 10
 deep lossy deep16 deep16.ppm 4 -I -r 5
 
+# ------------------------------------------------------------------ subsampled components (planar)
+# 4:2:0 and 4:2:2 streams decode to planar yuvj420p/422p (.yuv: planes one after
+# another). opj_decompress upsamples such components on output, so the references
+# come from FFmpeg's native jpeg2000 decoder (bit-exact with ours for 5/3);
+# NAME.planes holds the plane sizes for image_compare --planes.
+# planar NAME STREAM PIXFMT PLANES TOLERANCE [ffmpeg input options]
+planar() {
+    name=planar_$1 stream=$2 pixfmt=$3 planes=$4 tolerance=$5
+    shift 5
+    cp "$out/$stream" "$out/$name.j2k"
+    "$ffmpeg" -v error -y "$@" -i "$out/$name.j2k" -f rawvideo -pix_fmt "$pixfmt" "$out/${name}_ref.yuv" || {
+        echo "$0: FFmpeg could not decode $name" >&2
+        return
+    }
+    echo "$planes" > "$out/$name.planes"
+    echo "$tolerance" > "$out/$name.tolerance"
+    echo "$name" >> "$tests"
+}
+ffmpeg=${FFMPEG:-ffmpeg}
+if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/dev/null | grep -q jpeg2000; then
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p -f rawvideo "$out/yuv420.raw"
+    opj_compress -i "$out/yuv420.raw" -o "$out/opj420.j2k" -F 317,203,3,8,u@1x1:2x2:2x2 > "$out/opj.log" 2>&1
+    opj_compress -i "$out/yuv420.raw" -o "$out/opj420t.j2k" -F 317,203,3,8,u@1x1:2x2:2x2 \
+        -t 64,64 -n 3 -p RPCL -c [32,32],[16,16] > "$out/opj.log" 2>&1
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:202 -pix_fmt yuv422p -c:v jpeg2000 -pred 1 \
+        -frames 1 -f image2 "$out/ff422.j2k"
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p -c:v jpeg2000 -frames 1 -f image2 "$out/ff420.j2k"
+    planar opj420 opj420.j2k yuv420p 317x203,159x102,159x102 0
+    planar opj420_tiles opj420t.j2k yuv420p 317x203,159x102,159x102 0
+    planar opj420_reduce1 opj420.j2k yuv420p 159x102,80x51,80x51 0 -lowres 1
+    planar ffmpeg422 ff422.j2k yuv422p 316x202,158x202,158x202 0
+    planar ffmpeg420_lossy ff420.j2k yuv420p 317x203,159x102,159x102 2
+else
+    echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
+fi
+
 # ------------------------------------------------------------------ unsupported
-# Signed samples (PGX "-"), four components (PAM with alpha), 4:2:0 components (raw).
+# Signed samples (PGX "-"), four components (PAM with alpha), chroma subsampled two ways (raw).
 perl -e 'print "PG ML -12 40 30\n", pack("n*", map { ($_ * 37) & 0xFFF } 0 .. 1199)' > "$out/signed.pgx"
 "$tools/make_image" --seed 6 noise 40 30 "$out/rgb40.ppm"
 { printf 'P7\nWIDTH 40\nHEIGHT 30\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'
   head -c 4800 /dev/zero | tr '\0' '\200'; } > "$out/rgba40.pam"
-head -c 1800 "$out/rgb40.ppm" > "$out/yuv420.raw"
+head -c 2400 "$out/rgb40.ppm" > "$out/odd.raw"
 # unsupported NAME INPUT [opj_compress options]
 unsupported() {
     name=unsupported_$1 src=$2
@@ -173,7 +210,7 @@ unsupported() {
 }
 unsupported signed signed.pgx -n 3
 unsupported rgba rgba40.pam -n 3
-unsupported yuv420 yuv420.raw -n 3 -F 40,30,3,8,u@1x1:2x2:2x2
+unsupported subsampling odd.raw -n 3 -F 40,30,3,8,u@1x1:2x1:1x2
 
 # ------------------------------------------------------------------ broken streams
 # Cut at many offsets (inside the main header, a tile-part header, packet headers

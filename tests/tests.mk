@@ -70,6 +70,7 @@ FUZZ_J2K_LIBRARY_FILES = \
 	libgpujpeg/src/j2k/t2.c \
 	libgpujpeg/src/j2k/layout.c \
 	libgpujpeg/src/j2k/host_decode.c \
+	libgpujpeg/src/frame.c \
 	libgpujpeg/src/log.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_PROGRAM = tests/fuzz/fuzz_jpeg_host$(EXEEXT)

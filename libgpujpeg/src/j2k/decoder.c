@@ -132,22 +132,18 @@ static int run_transforms(gj_j2k_decoder *dec)
     return 0;
 }
 
-static int run_output(gj_j2k_decoder *dec, gj_frame *out)
+/* Interleaved output: every component of a pixel, with the component transform. */
+static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
     gj_j2k_out_params *p = &dec->out;
-    gj_frame *target = NULL;
-    gj_buffer dst;
     uint64_t offset;
+    gj_buffer dst = gj_staging_plane0(target, &offset);
     int ret;
 
-    if ((ret = gj_staging_target(dev, &dec->staging, l->out_width, l->out_height, out, &target,
-                                 "J2K decoder")) < 0)
-        return ret;
-    dst = gj_staging_plane0(target, &offset);
     *p = l->out;
-    p->pixel_stride = (gj_u32)gj_pixel_format_describe(out->format)->bytes_per_pixel;
+    p->pixel_stride = (gj_u32)gj_pixel_format_describe(target->format)->bytes_per_pixel;
     p->pitch = (gj_u32)target->linesize[0];
     p->offset_lo = (gj_u32)offset;
     p->offset_hi = (gj_u32)(offset >> 32);
@@ -160,8 +156,45 @@ static int run_output(gj_j2k_decoder *dec, gj_frame *out)
         if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 6)) < 0)
             return ret;
     }
+    return 0;
+}
+
+/* Planar output: one launch per component, each into its plane. */
+static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
+{
+    gj_device *dev = dec->dev;
+    j2k_layout *l = &dec->layout;
+    int ret;
+
+    if ((ret = upload_table(dev, &dec->out_tiles, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs))) < 0)
+        return ret;
+    for (int c = 0; c < 3; c++) {
+        uint64_t offset;
+        gj_buffer dst = gj_staging_plane(target, c, &offset);
+        gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->plane_first[c]), GJ_ARG_U32(l->plane_count[c]),
+                        GJ_ARG_U64(l->plane_threads[c]), GJ_ARG_U32(l->out.precision[c]), GJ_ARG_U32(l->out.shift[c]),
+                        GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dst), GJ_ARG_U64(offset),
+                        GJ_ARG_U32(target->linesize[c]) };
+
+        if (l->plane_threads[c] &&
+            (ret = gj_dev_launch(dev, "gj_j2k_output_planar", groups(l->plane_threads[c]), J2K_GROUP, a, 10)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static int run_output(gj_j2k_decoder *dec, gj_frame *out)
+{
+    j2k_layout *l = &dec->layout;
+    gj_frame *target = NULL;
+    int ret;
+
+    if ((ret = gj_staging_target(dec->dev, &dec->staging, l->out_width, l->out_height, out, &target,
+                                 "J2K decoder")) < 0 ||
+        (ret = l->planar ? run_planar_output(dec, target) : run_packed_output(dec, target)) < 0)
+        return ret;
     if (target != out)
-        return gj_staging_download(dev, target, out, l->out_width, l->out_height);
+        return gj_staging_download(dec->dev, target, out, l->out_width, l->out_height);
     return 0;
 }
 

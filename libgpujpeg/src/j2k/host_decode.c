@@ -29,9 +29,29 @@ int j2k_find_codestream(const uint8_t *data, size_t size, const uint8_t **cs, si
     return 0;
 }
 
+/* Planar formats of three 8-bit components whose chroma (1 and 2) is subsampled alike. */
+static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
+{
+    static const struct {
+        int rx, ry;
+        enum gj_pixel_format format;
+    } formats[] = {
+        { 2, 2, GJ_PIX_FMT_YUVJ420P }, { 2, 1, GJ_PIX_FMT_YUVJ422P },
+        { 1, 2, GJ_PIX_FMT_YUVJ440P }, { 4, 1, GJ_PIX_FMT_YUVJ411P },
+    };
+    const j2k_component *c = s->comps;
+
+    if (c[1].dx != c[2].dx || c[1].dy != c[2].dy || c[1].dx % c[0].dx || c[1].dy % c[0].dy)
+        return GJ_PIX_FMT_NONE;
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+        if (c[1].dx / c[0].dx == formats[i].rx && c[1].dy / c[0].dy == formats[i].ry)
+            return formats[i].format;
+    return GJ_PIX_FMT_NONE;
+}
+
 enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
 {
-    int nc = s->nb_comps > 3 ? 3 : s->nb_comps, deep = 0;
+    int nc = s->nb_comps > 3 ? 3 : s->nb_comps, deep = 0, same_size = 1;
 
     for (int c = 0; c < nc; c++) {
         if (s->comps[c].precision > 16) {
@@ -43,17 +63,31 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
             *why = "signed components";
             return GJ_PIX_FMT_NONE;
         }
-        if (s->comps[c].dx != s->comps[0].dx || s->comps[c].dy != s->comps[0].dy) {
-            *why = "subsampled components";
-            return GJ_PIX_FMT_NONE;
-        }
+        same_size &= s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy;
     }
     if (s->nb_comps == 1)
         return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
-    if (s->nb_comps == 3)
+    if (s->nb_comps == 3 && same_size)
         return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
-    *why = s->nb_comps == 2 ? "two components" : "more than three components";
+    if (s->nb_comps == 3 && !deep && planar_format(s) != GJ_PIX_FMT_NONE)
+        return planar_format(s);
+    *why = s->nb_comps == 2 ? "two components" : s->nb_comps > 3 ? "more than three components" :
+           deep ? "subsampled components of more than 8 bits" : "components subsampled unlike any planar format";
     return GJ_PIX_FMT_NONE;
+}
+
+/* The planes of a planar picture must have the sizes its format gives them (FFmpeg's AV_CEIL_RSHIFT). */
+static int check_planes(const j2k_layout *l)
+{
+    for (int c = 1; c < 3; c++) {
+        int w = gj_frame_plane_width(l->native_format, c, l->out_width);
+        int h = gj_frame_plane_height(l->native_format, c, l->out_height);
+
+        if (l->plane_w[c] != w || l->plane_h[c] != h)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: component %d is %dx%d where %s has %dx%d",
+                           c, l->plane_w[c], l->plane_h[c], gj_pixel_format_describe(l->native_format)->name, w, h);
+    }
+    return 0;
 }
 
 static int check_size(const gj_j2k_stream *s)
@@ -131,8 +165,10 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         l->out.shift[c] = (gj_u32)((deep ? 16 : 8) - s.comps[c].precision);
     }
     l->out.bytes_per_sample = deep ? 2 : 1;
-    if ((ret = check_size(&s)) >= 0)
-        ret = lay_out_tiles(&s, reduce, max_layers, l, truncated);
+    l->planar = gj_pixel_format_describe(l->native_format)->nb_planes > 1;
+    if ((ret = check_size(&s)) >= 0 && (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated)) >= 0 &&
+        l->planar)
+        ret = check_planes(l);
 out:
     j2k_stream_free(&s);
     return ret;

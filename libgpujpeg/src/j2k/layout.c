@@ -171,17 +171,20 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
     return 0;
 }
 
+/* Where component c's samples start on its own grid at 1/2^reduce (B-12, B-14). */
+static uint32_t component_origin(uint32_t x0, int d, int reduce)
+{
+    return j2k_ceil_div(x0, (uint64_t)d << reduce);
+}
+
 /* The output stage's tiles, positioned in the reduced picture of component 0's grid. */
 static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
                          const uint32_t *offsets, int reduce)
 {
     const j2k_component *c0 = &s->comps[0];
-    uint32_t ox = j2k_ceil_div(s->x0, (uint64_t)c0->dx << reduce);
-    uint32_t oy = j2k_ceil_div(s->y0, (uint64_t)c0->dy << reduce);
+    uint32_t ox = component_origin(s->x0, c0->dx, reduce), oy = component_origin(s->y0, c0->dy, reduce);
     int nb_tiles = s->tiles_x * s->tiles_y, nc = l->out.nb_comps, ret;
 
-    l->out_width = (int)(j2k_ceil_div(s->x1, (uint64_t)c0->dx << reduce) - ox);
-    l->out_height = (int)(j2k_ceil_div(s->y1, (uint64_t)c0->dy << reduce) - oy);
     for (int t = 0; t < nb_tiles; t++) {
         const j2k_tile_state *ts = &tiles[t];
         const j2k_resolution *top = &ts->comps[0].res[ts->comps[0].nb_res - 1 - reduce];
@@ -210,6 +213,47 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
         l->out_threads += (uint64_t)o->width * o->height;
         if (l->out_threads > UINT32_MAX)
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
+    }
+    return 0;
+}
+
+/* The planar output stage's jobs: every tile of component 0, then of 1, then of 2. */
+static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
+                          const uint32_t *offsets, int reduce)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y, ret;
+
+    for (int c = 0; c < 3; c++) {
+        const j2k_component *comp = &s->comps[c];
+        uint32_t ox = component_origin(s->x0, comp->dx, reduce), oy = component_origin(s->y0, comp->dy, reduce);
+        uint64_t threads = 0;
+
+        l->plane_first[c] = (uint32_t)l->nb_plane_jobs;
+        l->plane_w[c] = (int)(component_origin(s->x1, comp->dx, reduce) - ox);
+        l->plane_h[c] = (int)(component_origin(s->y1, comp->dy, reduce) - oy);
+        for (int t = 0; t < nb_tiles; t++) {
+            const j2k_tile_component *tc = &tiles[t].comps[c];
+            const j2k_resolution *top = &tc->res[tc->nb_res - 1 - reduce];
+            gj_j2k_plane_job *j;
+
+            if (top->x1 == top->x0 || top->y1 == top->y0)
+                continue;
+            if ((ret = GROW(l, plane_jobs, nb_plane_jobs, plane_jobs_cap, 1)) < 0)
+                return ret;
+            j = &l->plane_jobs[l->nb_plane_jobs++];
+            j->thread_first = (gj_u32)threads;
+            j->x0 = (gj_u32)top->x0 - ox;
+            j->y0 = (gj_u32)top->y0 - oy;
+            j->width = (gj_u32)(top->x1 - top->x0);
+            j->height = (gj_u32)(top->y1 - top->y0);
+            j->coef_offset = offsets[t * s->nb_comps + c];
+            j->stride = j->width;
+            j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 :
+                           GJ_J2K_FRAC_BITS(tiles[t].tile->comps[c].precision);
+            threads += (uint64_t)j->width * j->height;
+        }
+        l->plane_count[c] = (uint32_t)(l->nb_plane_jobs - l->plane_first[c]);
+        l->plane_threads[c] = threads;
     }
     return 0;
 }
@@ -258,8 +302,13 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
         qsort(l->cblks, l->nb_cblks, sizeof(*l->cblks), compare_work);
     if (ret >= 0)
         ret = add_dwt_passes(l, s, tiles, offsets, reduce);
-    if (ret >= 0)
-        ret = add_out_tiles(l, s, tiles, offsets, reduce);
+    if (ret >= 0) {
+        const j2k_component *c0 = &s->comps[0];
+
+        l->out_width = (int)(component_origin(s->x1, c0->dx, reduce) - component_origin(s->x0, c0->dx, reduce));
+        l->out_height = (int)(component_origin(s->y1, c0->dy, reduce) - component_origin(s->y0, c0->dy, reduce));
+        ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, reduce) : add_out_tiles(l, s, tiles, offsets, reduce);
+    }
     free(offsets);
     return ret;
 }
@@ -267,7 +316,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
 void j2k_layout_reset(j2k_layout *l)
 {
     l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->flags_count = 0;
-    l->nb_jobs = l->nb_passes = l->nb_out_tiles = 0;
+    l->nb_jobs = l->nb_passes = l->nb_out_tiles = l->nb_plane_jobs = 0;
     l->out_threads = 0;
 }
 
@@ -279,5 +328,6 @@ void j2k_layout_free(j2k_layout *l)
     free(l->jobs);
     free(l->passes);
     free(l->out_tiles);
+    free(l->plane_jobs);
     memset(l, 0, sizeof(*l));
 }

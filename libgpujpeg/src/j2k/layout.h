@@ -33,9 +33,15 @@ typedef struct j2k_layout {
     size_t nb_jobs, jobs_cap;
     j2k_dwt_pass *passes;
     size_t nb_passes, passes_cap;
-    gj_j2k_out_tile *out_tiles;
+    gj_j2k_out_tile *out_tiles;     /* interleaved output: every component of a pixel at once */
     size_t nb_out_tiles, out_tiles_cap;
     uint64_t out_threads;
+    int planar;                     /* the output is planar: plane_jobs instead of out_tiles */
+    gj_j2k_plane_job *plane_jobs;   /* plane p's are [plane_first[p], + plane_count[p]) */
+    size_t nb_plane_jobs, plane_jobs_cap;
+    uint32_t plane_first[3], plane_count[3];
+    uint64_t plane_threads[3];
+    int plane_w[3], plane_h[3];     /* each component's size in the decoded picture */
     gj_j2k_out_params out;          /* nb_comps, precision, signedness (the caller adds the pixel layout) */
     int out_width, out_height;      /* the decoded picture */
     enum gj_pixel_format native_format;
@@ -43,7 +49,8 @@ typedef struct j2k_layout {
 
 /*
  * Builds the tables for the tiles (every tile of s, T2 done) decoded at
- * 1/2^reduce of the full size. Returns 0 or a negative code (picture too large, ...).
+ * 1/2^reduce of the full size, for interleaved or (l->planar set) planar output.
+ * Returns 0 or a negative code (picture too large, ...).
  */
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce);
 /* Empties the tables, keeping their memory for the next picture. */

@@ -85,4 +85,28 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     }
 }
 
+/*
+ * Planar output: one component into its own plane of 8-bit samples (components
+ * of different sizes carry no component transform), DC shift and clamp as above.
+ */
+GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
+                               gj_u32 precision, gj_u32 shift, GJ_GLOBAL const gj_i32 *coef,
+                               GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch)
+{
+    gj_u64 id = gj_global_id();
+    GJ_GLOBAL const gj_j2k_plane_job *j;
+    gj_u32 k, x, y;
+    gj_i64 v;
+
+    if (id >= total)
+        return;
+    jobs += first;
+    j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs, sizeof(gj_j2k_plane_job) / 4, count, id)];
+    k = (gj_u32)(id - j->thread_first);
+    x = k % j->width;
+    y = k / j->width;
+    v = gj_j2k_fix_round(coef[j->coef_offset + y * j->stride + x], j->frac_bits);
+    out[offset + (gj_u64)(j->y0 + y) * pitch + j->x0 + x] = (gj_u8)(gj_j2k_to_sample(v, precision, 0) << shift);
+}
+
 #endif /* GJ_KERNELS_J2K_OUTPUT_H */

@@ -70,6 +70,14 @@ typedef struct gj_j2k_out_tile {
     gj_u32 frac_bits[GJ_J2K_MAX_OUT_COMPS];   /* 9/7: fixed-point fraction; 0: 5/3 integers */
 } gj_j2k_out_tile;
 
+/* One tile-component's plane for the planar output stage (j2k_output.h), in plane samples. */
+typedef struct gj_j2k_plane_job {
+    gj_u32 thread_first;
+    gj_u32 x0, y0, width, height;
+    gj_u32 coef_offset, stride;
+    gj_u32 frac_bits;               /* 9/7: fixed-point fraction; 0: 5/3 integers */
+} gj_j2k_plane_job;
+
 /* The picture: one pixel layout for every tile. */
 typedef struct gj_j2k_out_params {
     gj_u32 nb_comps;
