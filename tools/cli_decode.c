@@ -265,21 +265,12 @@ static int write_picture(decode_session *s, const char *out)
     return ret;
 }
 
-/* JPEG 2000 codestreams start with SOC; JP2 files with their signature box. */
-static int is_j2k(const uint8_t *p, size_t size)
-{
-    static const uint8_t jp2[12] = { 0, 0, 0, 12, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A };
-
-    return (size >= 2 && p[0] == 0xFF && p[1] == 0x4F) ||
-           (size >= 12 && !memcmp(p, jp2, 12));
-}
-
 static int read_picture_info(decode_session *s, picture_info *info)
 {
     int ret;
 
     memset(info, 0, sizeof(*info));
-    info->j2k = is_j2k(s->buf, s->size);
+    info->j2k = cli_is_j2k(s->buf, s->size);
     if (info->j2k) {
         gj_j2k_info j;
 
