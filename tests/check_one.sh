@@ -34,6 +34,7 @@
 #                equal tests/tools/jpeg_raw_decode's, frame by frame
 #   dxt          FILE names a DXT test (tests/dxt_check.sh)
 #   j2k          FILE names a JPEG 2000 test (tests/j2k_check.sh)
+#   j2kconf      FILE is a JPEG 2000 conformance codestream (tests/j2k_conformance.sh)
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -345,6 +346,9 @@ dxt)
 j2k)
     # FILE names a case of the JPEG 2000 corpus (tests/gen_j2k_corpus.sh).
     . "$(dirname "$0")/j2k_check.sh"
+    ;;
+j2kconf)
+    . "$(dirname "$0")/j2k_conformance.sh"
     ;;
 *)
     echo "check_one.sh: unknown test kind $kind" >&2

@@ -14,6 +14,8 @@
 #   GJ_UNIT_TESTS    unit test programs (exit 0 pass, 77 skip, else fail)
 #   GJ_DXT_CORPUS    the DXT corpus (tests/gen_dxt_corpus.sh): its tests.txt lists the DXT tests
 #   GJ_J2K_CORPUS    the JPEG 2000 corpus (tests/gen_j2k_corpus.sh): its tests.txt lists those tests
+#   GJ_J2K_CONFORMANCE  optional: the JPEG 2000 conformance data (input/, reference/), e.g.
+#                    /work/shared/data/j2k-conformance: adds the j2kconf/ tests
 #   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
 #   GJ_FFMPEG_BUILD  FFmpeg's build directory (default ffmpeg/build, made by
 #                    `make ffmpeg`): its FATE tests run when it holds ffmpeg
@@ -61,6 +63,11 @@ list_tests() {
     fi
     if [ -f "${GJ_J2K_CORPUS:-}/tests.txt" ]; then
         sed "s|^|j2k $GJ_J2K_CORPUS/|" "$GJ_J2K_CORPUS/tests.txt"
+    fi
+    if [ -n "${GJ_J2K_CONFORMANCE:-}" ]; then
+        for f in "$GJ_J2K_CONFORMANCE"/input/p[01]_*.j2k; do
+            echo "j2kconf $f"
+        done
     fi
     for f in "$corpus"/good/*.jpg; do
         base=$(basename "$f" .jpg)

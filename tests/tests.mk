@@ -106,6 +106,7 @@ if HAVE_LIBJPEG
 check-local: tests/corpus/.stamp tests/dxt-corpus/.stamp tests/j2k-corpus/.stamp $(FUZZ_TARGET)
 	@GJ_TEST_TOOLS=tests/tools GJ_GPUJPEG=./gpujpeg$(EXEEXT) GJ_FUZZ="$(FUZZ_TARGET)" \
 	  GJ_UNIT_TESTS="$(UNIT_TESTS)" GJ_DXT_CORPUS=tests/dxt-corpus GJ_J2K_CORPUS=tests/j2k-corpus \
+	  GJ_J2K_CONFORMANCE="$(GJ_J2K_CONFORMANCE)" \
 	  GJ_FUZZ_DICT=$(srcdir)/tests/fuzz/jpeg.dict \
 	  $(SHELL) $(srcdir)/tests/run_tests.sh tests/corpus
 else
@@ -149,7 +150,8 @@ tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 # ---------------------------------------------------------------- JPEG 2000
 # Streams from OpenJPEG's opj_compress, references from opj_decompress
 # (tests/gen_j2k_corpus.sh); tests/j2k_check.sh runs each j2k/ test.
-EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl
+EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl \
+	tests/j2k_conformance.sh tests/tools/pgx_compare.pl
 
 tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools/pnm16.pl tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_j2k_corpus.sh tests/j2k-corpus && touch $@
