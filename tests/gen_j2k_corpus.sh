@@ -14,6 +14,7 @@
 #   layers_N_NAME   --layers N against opj_decompress -l N (the same)
 #   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
+#   *_rgba          four components: rgba (PNG)
 #   unsupported_*   refused with a message saying "unsupported"
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang
@@ -58,6 +59,7 @@ stream() {
     kind=$1 name=${1}_$2 in=$out/$3
     shift 3
     ext=${in##*.}
+    [ "$ext" = pam ] && ext=png     # opj_decompress writes RGBA as PNG, not PAM
     j2k=$out/$name.j2k
     case $name in *_jp2) j2k=$out/$name.jp2 ;; esac
     opj_compress -i "$in" -o "$j2k" "$@" > "$out/opj.log" 2>&1 || {
@@ -192,11 +194,9 @@ else
 fi
 
 # ------------------------------------------------------------------ unsupported
-# Signed samples (PGX "-"), four components (PAM with alpha), chroma subsampled two ways (raw).
-perl -e 'print "PG ML -12 40 30\n", pack("n*", map { ($_ * 37) & 0xFFF } 0 .. 1199)' > "$out/signed.pgx"
+# Two components (raw) and chroma subsampled two ways (raw).
 "$tools/make_image" --seed 6 noise 40 30 "$out/rgb40.ppm"
-{ printf 'P7\nWIDTH 40\nHEIGHT 30\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'
-  head -c 4800 /dev/zero | tr '\0' '\200'; } > "$out/rgba40.pam"
+head -c 2400 "$out/rgb40.ppm" > "$out/two.raw"
 head -c 2400 "$out/rgb40.ppm" > "$out/odd.raw"
 # unsupported NAME INPUT [opj_compress options]
 unsupported() {
@@ -208,9 +208,14 @@ unsupported() {
         echo "$0: opj_compress could not make $name: $(tail -n 1 "$out/opj.log")" >&2
     fi
 }
-unsupported signed signed.pgx -n 3
-unsupported rgba rgba40.pam -n 3
+unsupported two_components two.raw -n 3 -F 40,30,2,8,u@1x1:1x1
 unsupported subsampling odd.raw -n 3 -F 40,30,3,8,u@1x1:2x1:1x2
+
+# ------------------------------------------------------------------ four components (RGBA)
+{ printf 'P7\nWIDTH 67\nHEIGHT 45\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'
+  perl -e 'print pack("C*", map { ($_ * 7 + ($_ >> 7) * 13) & 255 } 0 .. 67 * 45 * 4 - 1)'; } > "$out/rgba.pam"
+stream lossless rgba rgba.pam -n 3
+stream lossy rgba rgba.pam -n 3 -I -r 8
 
 # ------------------------------------------------------------------ broken streams
 # Cut at many offsets (inside the main header, a tile-part header, packet headers

@@ -16,7 +16,7 @@ stream_of() {
 
 # ext_of NAME: the picture type of its reference.
 ext_of() {
-    for e in ppm pgm; do
+    for e in ppm pgm png; do
         [ -f "$j2k_corpus/${1}_ref.$e" ] && { echo $e; return; }
     done
     echo ppm

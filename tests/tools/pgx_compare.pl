@@ -1,9 +1,10 @@
 #!/usr/bin/perl
 # One component of our decode against a JPEG 2000 conformance reference (PGX, T.803):
 #   pgx_compare.pl OURS COMPONENT REF.pgx PEAK MSE [PLANES]
-# OURS is a PGM/PPM (8 or 16 bits; 16-bit samples are aligned to the most significant
-# bit and shifted back to the reference's depth) or, with PLANES ("W0xH0,W1xH1,..."),
-# raw 8-bit planes one after another. Prints the peak error and MSE; exit 0 when both
+# OURS is a PGM/PPM (8 or 16 bits; samples are aligned to the most significant bit
+# and shifted back to the reference's depth) or, with PLANES ("W0xH0,W1xH1,..."),
+# raw 8-bit planes one after another; signed samples come offset by 2^(depth - 1).
+# Prints the peak error and MSE; exit 0 when both
 # are within the limits (the class-1 tolerances of T.803 Tables C.6/C.7).
 use strict;
 use warnings;
@@ -22,7 +23,9 @@ my $r = slurp($ref);
 $r =~ s/^PG\s+(ML|LM)\s*([+-]?)\s*(\d+)\s+(\d+)\s+(\d+)\s//s or die "pgx_compare.pl: $ref: not a PGX file\n";
 my ($order, $sign, $depth, $w, $h) = ($1, $2, $3, $4, $5);
 my @want = $depth > 8 ? unpack($order eq 'ML' ? 'n*' : 'v*', $r) : unpack('C*', $r);
-@want = map { $_ >= (1 << ($depth - 1)) ? $_ - (1 << $depth) : $_ } @want if $sign eq '-';
+# Signed samples are stored sign-extended to their 8 or 16 bits.
+my $storage = $depth > 8 ? 16 : 8;
+@want = map { $_ >= (1 << ($storage - 1)) ? $_ - (1 << $storage) : $_ } @want if $sign eq '-';
 
 my @got;
 my $o = slurp($ours);
@@ -38,9 +41,12 @@ if (defined $planes) {
     my ($channels, $ow, $oh, $max) = ($1 eq 'P6' ? 3 : 1, $2, $3, $4);
     die "pgx_compare.pl: ours is ${ow}x$oh, the reference ${w}x$h\n" if $ow != $w || $oh != $h;
     my @all = $max > 255 ? unpack('n*', $o) : unpack('C*', $o);
-    my $shift = $max > 255 ? 16 - $depth : 0;
+    my $shift = ($max > 255 ? 16 : 8) - $depth;
+    $shift = 0 if $shift < 0;
     @got = map { $all[$_ * $channels + $comp] >> $shift } 0 .. $w * $h - 1;
 }
+# Signed samples come offset by 2^(depth - 1), as the decoder stores them.
+@got = map { $_ - (1 << ($depth - 1)) } @got if $sign eq '-';
 die "pgx_compare.pl: " . scalar(@got) . " samples, the reference has " . scalar(@want) . "\n"
     if @got != @want;
 my ($peak, $sum) = (0, 0);

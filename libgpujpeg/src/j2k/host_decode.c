@@ -49,9 +49,13 @@ static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
     return GJ_PIX_FMT_NONE;
 }
 
+/*
+ * Signed samples are offset by 2^(precision - 1) into the unsigned range, as FFmpeg's
+ * decoder stores them (the DC level shift of G.1.2 applied to every component).
+ */
 enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
 {
-    int nc = s->nb_comps > 3 ? 3 : s->nb_comps, deep = 0, same_size = 1;
+    int nc = s->nb_comps > 4 ? 4 : s->nb_comps, deep = 0, same_size = 1;
 
     for (int c = 0; c < nc; c++) {
         if (s->comps[c].precision > 16) {
@@ -59,19 +63,18 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
             return GJ_PIX_FMT_NONE;
         }
         deep |= s->comps[c].precision > 8;
-        if (s->comps[c].is_signed) {
-            *why = "signed components";
-            return GJ_PIX_FMT_NONE;
-        }
         same_size &= s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy;
     }
     if (s->nb_comps == 1)
         return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
     if (s->nb_comps == 3 && same_size)
         return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
+    if (s->nb_comps == 4 && same_size && !deep)
+        return GJ_PIX_FMT_RGBA;
     if (s->nb_comps == 3 && !deep && planar_format(s) != GJ_PIX_FMT_NONE)
         return planar_format(s);
-    *why = s->nb_comps == 2 ? "two components" : s->nb_comps > 3 ? "more than three components" :
+    *why = s->nb_comps == 2 ? "two components" : s->nb_comps > 4 ? "more than four components" :
+           s->nb_comps == 4 ? (deep ? "four components of more than 8 bits" : "four components of different sizes") :
            deep ? "subsampled components of more than 8 bits" : "components subsampled unlike any planar format";
     return GJ_PIX_FMT_NONE;
 }
@@ -154,7 +157,7 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: J2K output of %s", why);
         goto out;
     }
-    nc = s.nb_comps > 3 ? 3 : s.nb_comps;
+    nc = s.nb_comps > 4 ? 4 : s.nb_comps;
     memset(&l->out, 0, sizeof(l->out));
     l->out.nb_comps = (gj_u32)nc;
     /* Samples are aligned to the most significant bit of the output's 8 or 16 bits. */

@@ -22,13 +22,16 @@ GJ_FUNC gj_i64 gj_j2k_fix_round(gj_i64 v, gj_u32 frac)
     return frac ? (v + ((gj_i64)1 << (frac - 1))) >> frac : v;
 }
 
-/* G.1.2 and the clamp to the component's bit depth; signed components are stored offset like unsigned ones. */
+/*
+ * G.1.2 and the clamp to the component's bit depth. Signed components are clamped
+ * to their own range and stored offset by 2^(precision - 1) like unsigned ones.
+ */
 GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i64 v, gj_u32 precision, gj_u32 is_signed)
 {
     gj_i64 max = ((gj_i64)1 << precision) - 1;
 
-    v += (gj_i64)1 << (precision - 1);
     (void)is_signed;
+    v += (gj_i64)1 << (precision - 1);
     return (gj_u32)(v < 0 ? 0 : v > max ? max : v);
 }
 
@@ -59,6 +62,8 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
         v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
         v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G), f);
         v[2] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B), f);
+        for (c = 3; c < p->nb_comps; c++)
+            v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
     } else {
         for (c = 0; c < p->nb_comps; c++)
             v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
