@@ -147,6 +147,11 @@ UNIT_TESTS += tests/unit/hap_pack
 tests_unit_hap_pack_SOURCES = tests/unit/hap_pack.c
 tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 
+# The JPEG 2000 API on streams of the J2K corpus (GJ_J2K_CORPUS, exported by check-local).
+UNIT_TESTS += tests/unit/j2k_api
+tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c
+tests_unit_j2k_api_LDADD = libgpujpeg.la
+
 # ---------------------------------------------------------------- JPEG 2000
 # Streams from OpenJPEG's opj_compress, references from opj_decompress
 # (tests/gen_j2k_corpus.sh); tests/j2k_check.sh runs each j2k/ test.
