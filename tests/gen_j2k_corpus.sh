@@ -96,6 +96,10 @@ stream lossless plt_tlm photo.ppm -PLT -TLM -t 160,128
 stream lossless poc photo.ppm -POC T1=0,0,1,6,3,CPRL/T1=0,0,2,6,3,LRCP -r 20,1
 stream lossless roi photo.ppm -ROI c=0,U=2
 stream lossless file_jp2 photo.ppm
+# A palette (pclr + cmap) around the gray stream, decoded through it by opj_decompress.
+perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/lossless_gray.j2k" "$out/lossless_palette_jp2.jp2"
+opj_decompress -i "$out/lossless_palette_jp2.jp2" -o "$out/lossless_palette_jp2_ref.ppm" > "$out/opj.log" 2>&1
+echo lossless_palette_jp2 >> "$tests"
 
 # ------------------------------------------------------------------ lossy (9/7, ICT)
 stream lossy rgb photo.ppm -I -r 20

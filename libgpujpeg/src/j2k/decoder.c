@@ -21,7 +21,7 @@ struct gj_j2k_decoder {
     int max_layers;
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
-    gj_buffer cblks, segments, data, coef, tmp, flags, jobs, out_tiles, out_params;
+    gj_buffer cblks, segments, data, coef, tmp, flags, jobs, out_tiles, out_params, palette;
     gj_frame staging;           /* device picture for host-memory output */
 };
 
@@ -41,7 +41,7 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
 {
     gj_j2k_decoder *dec;
-    gj_buffer *bufs[9];
+    gj_buffer *bufs[10];
 
     if (!pdec || !*pdec)
         return;
@@ -49,8 +49,8 @@ void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
     dec->dev->ops->finish(dec->dev);
     bufs[0] = &dec->cblks; bufs[1] = &dec->segments; bufs[2] = &dec->data;
     bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->flags;
-    bufs[6] = &dec->jobs; bufs[7] = &dec->out_tiles; bufs[8] = &dec->out_params;
-    for (int i = 0; i < 9; i++)
+    bufs[6] = &dec->jobs; bufs[7] = &dec->out_tiles; bufs[8] = &dec->out_params; bufs[9] = &dec->palette;
+    for (int i = 0; i < 10; i++)
         if (bufs[i]->handle)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
     gj_frame_unref(&dec->staging);
@@ -148,12 +148,15 @@ static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
     p->offset_lo = (gj_u32)offset;
     p->offset_hi = (gj_u32)(offset >> 32);
     if ((ret = upload_table(dev, &dec->out_tiles, l->out_tiles, l->nb_out_tiles, sizeof(*l->out_tiles))) < 0 ||
-        (ret = upload_table(dev, &dec->out_params, p, 1, sizeof(*p))) < 0)
+        (ret = upload_table(dev, &dec->out_params, p, 1, sizeof(*p))) < 0 ||
+        (ret = upload_table(dev, &dec->palette, l->palette, l->palette ? (size_t)p->palette_entries *
+                            p->palette_columns : 0, sizeof(*l->palette))) < 0)
         return ret;
     if (l->out_threads) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->nb_out_tiles), GJ_ARG_U64(l->out_threads),
-                        GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dst) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 6)) < 0)
+                        GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->palette),
+                        GJ_ARG_BUF(&dst) };
+        if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 7)) < 0)
             return ret;
     }
     return 0;

@@ -11,22 +11,51 @@
 /* Pictures larger than this many samples in all are refused (32-bit coefficient offsets). */
 #define J2K_MAX_SAMPLES ((uint64_t)1 << 31)
 
-int j2k_find_codestream(const uint8_t *data, size_t size, const uint8_t **cs, size_t *cs_size, int *jp2)
+int j2k_find_codestream(const uint8_t *data, size_t size, j2k_jp2 *boxes, const uint8_t **cs, size_t *cs_size)
 {
-    j2k_jp2 boxes;
     int ret;
 
-    *jp2 = j2k_is_jp2(data, size);
-    if (!*jp2) {
+    memset(boxes, 0, sizeof(*boxes));
+    if (!j2k_is_jp2(data, size)) {
         *cs = data;
         *cs_size = size;
         return 0;
     }
-    if ((ret = j2k_parse_jp2(data, size, &boxes)) < 0)
+    if ((ret = j2k_parse_jp2(data, size, boxes)) < 0)
         return ret;
-    *cs = boxes.codestream;
-    *cs_size = boxes.codestream_size;
+    *cs = boxes->codestream;
+    *cs_size = boxes->codestream_size;
     return 0;
+}
+
+/* A JP2 component map's channels (I.5.3.5): gray, RGB or RGBA of components or palette columns. */
+static enum gj_pixel_format mapped_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why)
+{
+    int deep = 0;
+
+    for (int i = 0; i < boxes->nb_channels; i++) {
+        int comp = boxes->channel_component[i], col = boxes->channel_column[i];
+
+        if (comp >= s->nb_comps || comp >= GJ_J2K_MAX_OUT_COMPS) {
+            *why = "a component map naming a component past the fourth";
+            return GJ_PIX_FMT_NONE;
+        }
+        if (s->comps[comp].dx != s->comps[0].dx || s->comps[comp].dy != s->comps[0].dy) {
+            *why = "a component map of subsampled components";
+            return GJ_PIX_FMT_NONE;
+        }
+        deep |= (col >= 0 ? boxes->palette_depth[col] : s->comps[comp].precision) > 8;
+    }
+    switch (boxes->nb_channels) {
+    case 1: return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
+    case 3: return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
+    case 4:
+        if (!deep)
+            return GJ_PIX_FMT_RGBA;
+        break;
+    }
+    *why = "a component map of two channels, or of four deep ones";
+    return GJ_PIX_FMT_NONE;
 }
 
 /* Planar formats of three 8-bit components whose chroma (1 and 2) is subsampled alike. */
@@ -53,9 +82,12 @@ static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
  * Signed samples are offset by 2^(precision - 1) into the unsigned range, as FFmpeg's
  * decoder stores them (the DC level shift of G.1.2 applied to every component).
  */
-enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why)
+enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why)
 {
     int nc = s->nb_comps > 4 ? 4 : s->nb_comps, deep = 0, same_size = 1;
+
+    if (boxes && boxes->nb_channels)
+        return mapped_format(s, boxes, why);
 
     for (int c = 0; c < nc; c++) {
         if (s->comps[c].precision > 16) {
@@ -138,42 +170,73 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
     return ret;
 }
 
+/* The output stage's components and channels: the components, or a JP2 file's mapped channels. */
+static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_layout *l)
+{
+    gj_j2k_out_params *o = &l->out;
+    /* Samples are aligned to the most significant bit of the output's 8 or 16 bits. */
+    int deep = l->native_format == GJ_PIX_FMT_GRAY16 || l->native_format == GJ_PIX_FMT_RGB48;
+
+    memset(o, 0, sizeof(*o));
+    o->nb_comps = (gj_u32)(s->nb_comps > GJ_J2K_MAX_OUT_COMPS ? GJ_J2K_MAX_OUT_COMPS : s->nb_comps);
+    for (gj_u32 c = 0; c < o->nb_comps; c++) {
+        o->precision[c] = (gj_u32)s->comps[c].precision;
+        o->is_signed[c] = (gj_u32)s->comps[c].is_signed;
+    }
+    o->nb_channels = boxes->nb_channels ? (gj_u32)boxes->nb_channels : o->nb_comps;
+    for (gj_u32 c = 0; c < o->nb_channels; c++) {
+        int col = boxes->nb_channels ? boxes->channel_column[c] : -1;
+
+        o->channel_comp[c] = boxes->nb_channels ? (gj_u32)boxes->channel_component[c] : c;
+        o->channel_column[c] = col >= 0 ? (gj_u32)col : GJ_J2K_DIRECT;
+        o->shift[c] = (gj_u32)((deep ? 16 : 8) - (col >= 0 ? boxes->palette_depth[col]
+                                                           : s->comps[o->channel_comp[c]].precision));
+    }
+    o->bytes_per_sample = deep ? 2 : 1;
+    free(l->palette);
+    l->palette = NULL;
+    if (boxes->palette_entries) {
+        size_t n = (size_t)boxes->palette_entries * (size_t)boxes->palette_columns;
+
+        if (!(l->palette = malloc(n * sizeof(*l->palette))))
+            return GJ_ERROR_NOMEM;
+        memcpy(l->palette, boxes->palette, n * sizeof(*l->palette));
+        o->palette_entries = (gj_u32)boxes->palette_entries;
+        o->palette_columns = (gj_u32)boxes->palette_columns;
+    }
+    return 0;
+}
+
 int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers, j2k_layout *l,
                     int *truncated)
 {
     const uint8_t *cs;
     size_t cs_size;
     gj_j2k_stream s;
+    j2k_jp2 boxes;
     const char *why = "";
-    int ret, jp2, nc, deep;
+    int ret;
 
     *truncated = 0;
-    if ((ret = j2k_find_codestream(data, size, &cs, &cs_size, &jp2)) < 0 ||
-        (ret = j2k_parse_codestream(cs, cs_size, &s)) < 0)
+    if ((ret = j2k_find_codestream(data, size, &boxes, &cs, &cs_size)) < 0)
         return ret;
+    if ((ret = j2k_parse_codestream(cs, cs_size, &s)) < 0) {
+        j2k_jp2_free(&boxes);
+        return ret;
+    }
     *truncated = s.truncated;
-    l->native_format = j2k_native_format(&s, &why);
+    l->native_format = j2k_native_format(&s, &boxes, &why);
     if (l->native_format == GJ_PIX_FMT_NONE) {
         ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: J2K output of %s", why);
         goto out;
     }
-    nc = s.nb_comps > 4 ? 4 : s.nb_comps;
-    memset(&l->out, 0, sizeof(l->out));
-    l->out.nb_comps = (gj_u32)nc;
-    /* Samples are aligned to the most significant bit of the output's 8 or 16 bits. */
-    deep = l->native_format == GJ_PIX_FMT_GRAY16 || l->native_format == GJ_PIX_FMT_RGB48;
-    for (int c = 0; c < nc; c++) {
-        l->out.precision[c] = (gj_u32)s.comps[c].precision;
-        l->out.is_signed[c] = (gj_u32)s.comps[c].is_signed;
-        l->out.shift[c] = (gj_u32)((deep ? 16 : 8) - s.comps[c].precision);
-    }
-    l->out.bytes_per_sample = deep ? 2 : 1;
     l->planar = gj_pixel_format_describe(l->native_format)->nb_planes > 1;
-    if ((ret = check_size(&s)) >= 0 && (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated)) >= 0 &&
-        l->planar)
+    if ((ret = describe_output(&s, &boxes, l)) >= 0 && (ret = check_size(&s)) >= 0 &&
+        (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated)) >= 0 && l->planar)
         ret = check_planes(l);
 out:
     j2k_stream_free(&s);
+    j2k_jp2_free(&boxes);
     return ret;
 }
 
@@ -182,15 +245,19 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     const uint8_t *cs;
     size_t cs_size;
     gj_j2k_stream s;
+    j2k_jp2 boxes;
     const char *why = NULL;
-    int ret, jp2;
+    int ret;
 
     if (!data || !info)
         return GJ_ERROR_INVAL;
     memset(info, 0, sizeof(*info));
-    if ((ret = j2k_find_codestream(data, size, &cs, &cs_size, &jp2)) < 0 ||
-        (ret = j2k_parse_main_header(cs, cs_size, &s)) < 0)
+    if ((ret = j2k_find_codestream(data, size, &boxes, &cs, &cs_size)) < 0)
         return ret;
+    if ((ret = j2k_parse_main_header(cs, cs_size, &s)) < 0) {
+        j2k_jp2_free(&boxes);
+        return ret;
+    }
     info->width = (int)(s.x1 - s.x0);
     info->height = (int)(s.y1 - s.y0);
     info->num_components = s.nb_comps;
@@ -206,8 +273,9 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     info->layers = s.cod.layers;
     info->reversible = s.comps[0].coding.reversible;
     info->mct = s.cod.mct;
-    info->jp2 = jp2;
-    info->native_format = j2k_native_format(&s, &why);
+    info->jp2 = boxes.codestream != NULL;
+    info->native_format = j2k_native_format(&s, &boxes, &why);
     j2k_stream_free(&s);
+    j2k_jp2_free(&boxes);
     return 0;
 }

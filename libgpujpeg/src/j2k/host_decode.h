@@ -11,13 +11,20 @@
 
 #include "gpujpeg/frame.h"
 #include "j2k/codestream.h"
+#include "j2k/jp2.h"
 #include "j2k/layout.h"
 
-/* The codestream inside data: data itself, or a JP2 file's jp2c box (*jp2 set). */
-int j2k_find_codestream(const uint8_t *data, size_t size, const uint8_t **cs, size_t *cs_size, int *jp2);
+/*
+ * The codestream inside data: data itself, or a JP2 file's jp2c box (then *boxes
+ * holds the boxes: free with j2k_jp2_free(); boxes->codestream is NULL otherwise).
+ */
+int j2k_find_codestream(const uint8_t *data, size_t size, j2k_jp2 *boxes, const uint8_t **cs, size_t *cs_size);
 
-/* The frame format the components decode to, or GJ_PIX_FMT_NONE with *why saying what does not fit. */
-enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const char **why);
+/*
+ * The frame format the picture decodes to (the components, or a JP2 file's channels
+ * when boxes has a component map), or GJ_PIX_FMT_NONE with *why saying what does not fit.
+ */
+enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why);
 
 /*
  * Parses data and fills l for a decode at 1/2^reduce of the size with the first

@@ -2,6 +2,7 @@
  * JP2 boxes (T.800 Annex I): the signature, the header super box (ihdr, colr,
  * pclr, cmap, cdef, res) and the Contiguous Codestream box.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "j2k/jp2.h"
@@ -58,6 +59,69 @@ static int next_box(const uint8_t *data, size_t size, size_t *pos, box *b)
     return 0;
 }
 
+/* I.5.3.4: NE, NPC, the depth of each column, then the entries row by row. */
+static int parse_palette(const uint8_t *b, size_t n, j2k_jp2 *jp2)
+{
+    size_t pos = 3, row = 0;
+    int ne, npc;
+
+    if (n < 3)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes", n);
+    ne = b[0] << 8 | b[1];
+    npc = b[2];
+    if (ne < 1 || ne > 1024 || npc < 1)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr with %d entries of %d columns", ne, npc);
+    if (npc > J2K_JP2_MAX_CHANNELS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: a palette of %d columns", npc);
+    if (n < 3 + (size_t)npc)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes", n);
+    for (int c = 0; c < npc; c++) {
+        jp2->palette_depth[c] = (b[pos] & 0x7F) + 1;
+        if (b[pos] & 0x80)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: signed palette column %d", c);
+        if (jp2->palette_depth[c] > 16)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: %d-bit palette column", jp2->palette_depth[c]);
+        row += jp2->palette_depth[c] > 8 ? 2 : 1;
+        pos++;
+    }
+    if (n < pos + row * (size_t)ne)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes for %d entries", n, ne);
+    free(jp2->palette);
+    if (!(jp2->palette = malloc((size_t)ne * npc * sizeof(*jp2->palette))))
+        return GJ_ERROR_NOMEM;
+    for (int e = 0; e < ne; e++)
+        for (int c = 0; c < npc; c++) {
+            int wide = jp2->palette_depth[c] > 8;
+
+            jp2->palette[e * npc + c] = (uint16_t)(wide ? b[pos] << 8 | b[pos + 1] : b[pos]);
+            pos += wide ? 2 : 1;
+        }
+    jp2->palette_entries = ne;
+    jp2->palette_columns = npc;
+    return 0;
+}
+
+/* I.5.3.5: for each channel, CMP (2 bytes), MTYP and PCOL. */
+static int parse_component_map(const uint8_t *b, size_t n, j2k_jp2 *jp2)
+{
+    int channels = (int)(n / 4);
+
+    if (n % 4 || channels < 1)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cmap is %zu bytes", n);
+    if (channels > J2K_JP2_MAX_CHANNELS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: cmap with %d channels", channels);
+    for (int i = 0; i < channels; i++) {
+        const uint8_t *m = b + 4 * i;
+
+        jp2->channel_component[i] = m[0] << 8 | m[1];
+        if (m[2] > 1)
+            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cmap channel %d has mapping type %d", i, m[2]);
+        jp2->channel_column[i] = m[2] == 1 ? m[3] : -1;
+    }
+    jp2->nb_channels = channels;
+    return 0;
+}
+
 /* I.5.3: the JP2 Header box's contents. */
 static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
 {
@@ -94,15 +158,18 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
             }
             break;
         case BOX('p', 'c', 'l', 'r'):
-            if (n < 3)
-                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes", n);
-            jp2->palette_entries = b[0] << 8 | b[1];
+            if ((ret = parse_palette(b, n, jp2)) < 0)
+                return ret;
+            break;
+        case BOX('c', 'm', 'a', 'p'):
+            if ((ret = parse_component_map(b, n, jp2)) < 0)
+                return ret;
             break;
         case BOX('c', 'd', 'e', 'f'):
             jp2->has_cdef = 1;
             break;
         default:
-            break;      /* res, cmap (with pclr), uuid, ... */
+            break;      /* res, uuid, ... */
         }
     }
     if (!seen_ihdr)
@@ -110,12 +177,11 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
     return 0;
 }
 
-int j2k_parse_jp2(const uint8_t *data, size_t size, j2k_jp2 *jp2)
+static int parse_boxes(const uint8_t *data, size_t size, j2k_jp2 *jp2)
 {
     size_t pos = 12;
     int seen_header = 0, ret;
 
-    memset(jp2, 0, sizeof(*jp2));
     if (!j2k_is_jp2(data, size))
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: no signature box");
     while (pos < size) {
@@ -137,7 +203,27 @@ int j2k_parse_jp2(const uint8_t *data, size_t size, j2k_jp2 *jp2)
     }
     if (!jp2->codestream)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: no jp2c (codestream) box");
-    if (jp2->palette_entries)
-        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: palette (pclr) pictures");
+    if (jp2->palette_entries && !jp2->nb_channels)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr without cmap");
+    for (int i = 0; i < jp2->nb_channels; i++)
+        if (jp2->channel_column[i] >= (jp2->palette_entries ? jp2->palette_columns : 0))
+            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cmap channel %d names palette column %d of %d", i,
+                           jp2->channel_column[i], jp2->palette_columns);
     return 0;
+}
+
+int j2k_parse_jp2(const uint8_t *data, size_t size, j2k_jp2 *jp2)
+{
+    int ret;
+
+    memset(jp2, 0, sizeof(*jp2));
+    if ((ret = parse_boxes(data, size, jp2)) < 0)
+        j2k_jp2_free(jp2);
+    return ret;
+}
+
+void j2k_jp2_free(j2k_jp2 *jp2)
+{
+    free(jp2->palette);
+    memset(jp2, 0, sizeof(*jp2));
 }

@@ -329,5 +329,6 @@ void j2k_layout_free(j2k_layout *l)
     free(l->passes);
     free(l->out_tiles);
     free(l->plane_jobs);
+    free(l->palette);
     memset(l, 0, sizeof(*l));
 }

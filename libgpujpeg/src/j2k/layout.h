@@ -44,6 +44,7 @@ typedef struct j2k_layout {
     int plane_w[3], plane_h[3];     /* each component's size in the decoded picture */
     gj_j2k_out_params out;          /* nb_comps, precision, signedness (the caller adds the pixel layout) */
     int out_width, out_height;      /* the decoded picture */
+    uint16_t *palette;              /* a JP2 palette (out.palette_entries x out.palette_columns), or NULL */
     enum gj_pixel_format native_format;
 } j2k_layout;
 

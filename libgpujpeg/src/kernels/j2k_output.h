@@ -37,7 +37,7 @@ GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i64 v, gj_u32 precision, gj_u32 is_signed)
 
 GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj_u64 total,
                         GJ_GLOBAL const gj_j2k_out_params *p, GJ_GLOBAL const gj_i32 *coef,
-                        GJ_GLOBAL gj_u8 *out)
+                        GJ_GLOBAL const gj_u16 *palette, GJ_GLOBAL gj_u8 *out)
 {
     gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_out_tile *t;
@@ -78,9 +78,14 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     }
     at = ((gj_u64)p->offset_hi << 32 | p->offset_lo) + (gj_u64)(t->y0 + y) * p->pitch +
          (gj_u64)(t->x0 + x) * p->pixel_stride;
-    for (c = 0; c < p->nb_comps; c++) {
-        gj_u32 s = gj_j2k_to_sample(v[c], p->precision[c], p->is_signed[c]) << p->shift[c];
+    for (c = 0; c < p->nb_channels; c++) {
+        gj_u32 comp = p->channel_comp[c], col = p->channel_column[c];
+        gj_u32 s = gj_j2k_to_sample(v[comp], p->precision[comp], p->is_signed[comp]);
 
+        /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
+        if (col != GJ_J2K_DIRECT)
+            s = palette[gj_min(s, p->palette_entries - 1u) * p->palette_columns + col];
+        s <<= p->shift[c];
         if (p->bytes_per_sample == 1) {
             out[at + c] = (gj_u8)s;
         } else {

@@ -79,11 +79,20 @@ typedef struct gj_j2k_plane_job {
 } gj_j2k_plane_job;
 
 /* The picture: one pixel layout for every tile. */
+/* A channel taken from its component as it is, not through the palette. */
+#define GJ_J2K_DIRECT 0xFFFFFFFFu
+
 typedef struct gj_j2k_out_params {
-    gj_u32 nb_comps;
+    gj_u32 nb_comps;                /* components read */
     gj_u32 precision[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 is_signed[GJ_J2K_MAX_OUT_COMPS];
-    gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];   /* left shift to the output's depth (MSB-aligned, as FFmpeg) */
+    /* Channels written, each from a component, directly or through a palette column
+     * (a JP2 file's cmap and pclr boxes, I.5.3.4-5): palette_entries rows of palette_columns. */
+    gj_u32 nb_channels;
+    gj_u32 channel_comp[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 channel_column[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 palette_entries, palette_columns;
+    gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];   /* per channel: left shift to the output's depth (MSB-aligned, as FFmpeg) */
     gj_u32 bytes_per_sample;        /* 1 or 2 */
     gj_u32 pixel_stride;            /* bytes from one pixel to the next (interleaved) */
     gj_u32 pitch;                   /* bytes per output row */
