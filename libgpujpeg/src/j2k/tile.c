@@ -207,7 +207,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
             if ((ret = init_resolution(ts, comp, tc, r, &packets, t->cod.layers)) < 0)
                 return ret;
     }
-    if (packets > ((size_t)1 << 28))
+    if (packets > ((size_t)1 << 26))
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %zu packets in tile %d", packets, index);
     if (!(ts->packet_done = calloc(packets ? packets : 1, 1)))
         return GJ_ERROR_NOMEM;
