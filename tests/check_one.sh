@@ -23,7 +23,7 @@
 #   damaged      does what djpeg does: fails (with a message) where djpeg fails, else
 #                decodes the same picture
 #   corrupt      never crashes or hangs; a difference from djpeg is only noted
-#   fuzz         FILE is the libFuzzer binary; runs it for GJ_FUZZ_SECONDS
+#   fuzz         FILE is a libFuzzer binary; runs it for GJ_FUZZ_SECONDS
 #   unit         FILE is a unit test program: exit 0 passes, 77 skips
 #   batch        FILE is a directory: all its JPEGs decoded by one process
 #                (`-o DIR`: one decoder reused across sizes and samplings), each
@@ -33,6 +33,8 @@
 #   ffmpeg       FILE is a FATE input clip: mjpeg_gpujpeg and the hwaccel output
 #                equal tests/tools/jpeg_raw_decode's, frame by frame
 #   dxt          FILE names a DXT test (tests/dxt_check.sh)
+#   j2k          FILE names a JPEG 2000 test (tests/j2k_check.sh)
+#   j2kconf      FILE is a JPEG 2000 conformance codestream (tests/j2k_conformance.sh)
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -321,11 +323,18 @@ fuzz)
     seeds=$tmp/corpus
     mkdir -p "$seeds" "$failed_dir"
     # Small seeds of every kind; libFuzzer adds what it finds to the copy.
-    for f in $(ls -S "$GJ_FUZZ_SEEDS"/*/*.jpg | tail -n 40); do cp "$f" "$seeds/"; done
+    # fuzz_CODEC_host takes CODEC's seeds and the dictionary CODEC.dict beside GJ_FUZZ_DICT.
+    codec=$(basename "$file" | sed 's/^fuzz_\(.*\)_host.*/\1/')
+    dict=${GJ_FUZZ_DICT:+$(dirname "$GJ_FUZZ_DICT")/$codec.dict}
+    case $codec in
+        j2k) seed_files=$(ls -S "${GJ_J2K_CORPUS:-tests/j2k-corpus}"/*.j2k 2>/dev/null | tail -n 40) ;;
+        *) seed_files=$(ls -S "$GJ_FUZZ_SEEDS"/*/*.jpg | tail -n 40) ;;
+    esac
+    for f in $seed_files; do cp "$f" "$seeds/"; done
     rc=0
     timeout -k 10 $((seconds + 120)) "$file" -max_total_time="$seconds" -rss_limit_mb=2048 \
-        -timeout=10 -max_len=65536 -print_final_stats=1 ${GJ_FUZZ_DICT:+-dict="$GJ_FUZZ_DICT"} \
-        -artifact_prefix="$failed_dir/fuzz-" "$seeds" > "$tmp/fuzz.log" 2>&1 || rc=$?
+        -timeout=10 -max_len=65536 -print_final_stats=1 ${dict:+-dict="$dict"} \
+        -artifact_prefix="$failed_dir/fuzz-$codec-" "$seeds" > "$tmp/fuzz.log" 2>&1 || rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$tmp/fuzz.log")
     [ "$rc" -eq 0 ] || fail "libFuzzer exit status $rc: $(grep -E 'ERROR|SUMMARY|breaks' "$tmp/fuzz.log" | head -n 2 | tr '\n' ' ')"
     pass "${runs:-?} inputs in ${seconds}s"
@@ -333,6 +342,13 @@ fuzz)
 dxt)
     # FILE names a case of the DXT corpus (tests/gen_dxt_corpus.sh).
     . "$(dirname "$0")/dxt_check.sh"
+    ;;
+j2k)
+    # FILE names a case of the JPEG 2000 corpus (tests/gen_j2k_corpus.sh).
+    . "$(dirname "$0")/j2k_check.sh"
+    ;;
+j2kconf)
+    . "$(dirname "$0")/j2k_conformance.sh"
     ;;
 *)
     echo "check_one.sh: unknown test kind $kind" >&2

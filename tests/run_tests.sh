@@ -10,9 +10,12 @@
 #   GJ_TEST_JOBS     tests run at once (default: the number of cores, at most 8)
 #   GJ_TEST_FILTER   only tests whose KIND/NAME matches this extended regex
 #   GJ_TEST_TIMEOUT  seconds one decode may take (default 60)
-#   GJ_FUZZ          the libFuzzer binary (empty: no fuzz test); GJ_FUZZ_SECONDS (60)
+#   GJ_FUZZ          the libFuzzer binaries (empty: no fuzz test); GJ_FUZZ_SECONDS (60) each
 #   GJ_UNIT_TESTS    unit test programs (exit 0 pass, 77 skip, else fail)
 #   GJ_DXT_CORPUS    the DXT corpus (tests/gen_dxt_corpus.sh): its tests.txt lists the DXT tests
+#   GJ_J2K_CORPUS    the JPEG 2000 corpus (tests/gen_j2k_corpus.sh): its tests.txt lists those tests
+#   GJ_J2K_CONFORMANCE  optional: the JPEG 2000 conformance data (input/, reference/), e.g.
+#                    /work/shared/data/j2k-conformance: adds the j2kconf/ tests
 #   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
 #   GJ_FFMPEG_BUILD  FFmpeg's build directory (default ffmpeg/build, made by
 #                    `make ffmpeg`): its FATE tests run when it holds ffmpeg
@@ -49,12 +52,22 @@ rm -rf "$GJ_TEST_FAILED_DIR"
 # "KIND FILE" per test. The fuzzer goes first: it runs longest and uses one core
 # while the decodes share the other.
 list_tests() {
-    [ -n "$fuzz" ] && echo "fuzz $fuzz"
+    for f in $fuzz; do
+        echo "fuzz $f"
+    done
     for t in ${GJ_UNIT_TESTS:-}; do
         echo "unit $t"
     done
     if [ -f "${GJ_DXT_CORPUS:-}/tests.txt" ]; then
         sed "s|^|dxt $GJ_DXT_CORPUS/|" "$GJ_DXT_CORPUS/tests.txt"
+    fi
+    if [ -f "${GJ_J2K_CORPUS:-}/tests.txt" ]; then
+        sed "s|^|j2k $GJ_J2K_CORPUS/|" "$GJ_J2K_CORPUS/tests.txt"
+    fi
+    if [ -n "${GJ_J2K_CONFORMANCE:-}" ]; then
+        for f in "$GJ_J2K_CONFORMANCE"/input/p[01]_*.j2k; do
+            echo "j2kconf $f"
+        done
     fi
     for f in "$corpus"/good/*.jpg; do
         base=$(basename "$f" .jpg)

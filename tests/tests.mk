@@ -9,7 +9,8 @@ EXTRA_DIST += \
 	tests/run_tests.sh tests/check_one.sh \
 	tests/gen_corpus.sh tests/verify_corpus.sh \
 	tests/install_deps.sh tests/decode_photos.sh \
-	tests/fuzz/fuzz_jpeg_host.c tests/fuzz/jpeg.dict
+	tests/fuzz/fuzz_jpeg_host.c tests/fuzz/jpeg.dict \
+	tests/fuzz/fuzz_j2k_host.c tests/fuzz/j2k.dict tests/fuzz/fuzz_common.h
 
 # ---------------------------------------------------------------- reference and corpus tools
 TEST_PNM = tests/tools/pnm.c tests/tools/pnm.h
@@ -61,19 +62,35 @@ FUZZ_LIBRARY_FILES = \
 	libgpujpeg/src/jpeg/huffman_tables.c \
 	libgpujpeg/src/jpeg/entropy_segments.c \
 	libgpujpeg/src/log.c
+FUZZ_J2K_LIBRARY_FILES = \
+	libgpujpeg/src/j2k/markers.c \
+	libgpujpeg/src/j2k/jp2.c \
+	libgpujpeg/src/j2k/tag_tree.c \
+	libgpujpeg/src/j2k/tile.c \
+	libgpujpeg/src/j2k/t2.c \
+	libgpujpeg/src/j2k/layout.c \
+	libgpujpeg/src/j2k/host_decode.c \
+	libgpujpeg/src/frame.c \
+	libgpujpeg/src/log.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_PROGRAM = tests/fuzz/fuzz_jpeg_host$(EXEEXT)
+FUZZ_J2K_PROGRAM = tests/fuzz/fuzz_j2k_host$(EXEEXT)
+FUZZ_COMPILE = $(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(OPENCL_CFLAGS) $(CUDA_CFLAGS)
 
 if HAVE_FUZZ_CC
-FUZZ_TARGET = $(FUZZ_PROGRAM)
+FUZZ_TARGET = $(FUZZ_PROGRAM) $(FUZZ_J2K_PROGRAM)
 CLEANFILES += $(FUZZ_TARGET)
 
-$(FUZZ_TARGET): $(srcdir)/tests/fuzz/fuzz_jpeg_host.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%) \
+$(FUZZ_PROGRAM): $(srcdir)/tests/fuzz/fuzz_jpeg_host.c $(srcdir)/tests/fuzz/fuzz_common.h $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%) \
 		$(gpujpeginclude_HEADERS:%=$(srcdir)/%) config.h
 	@$(MKDIR_P) tests/fuzz
-	$(AM_V_CCLD)$(FUZZ_CC) $(FUZZ_FLAGS) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) \
-		$(OPENCL_CFLAGS) $(CUDA_CFLAGS) -o $@ \
-		$(srcdir)/tests/fuzz/fuzz_jpeg_host.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%)
+	$(AM_V_CCLD)$(FUZZ_COMPILE) -o $@ $(srcdir)/tests/fuzz/fuzz_jpeg_host.c $(FUZZ_LIBRARY_FILES:%=$(srcdir)/%)
+
+$(FUZZ_J2K_PROGRAM): $(srcdir)/tests/fuzz/fuzz_j2k_host.c $(srcdir)/tests/fuzz/fuzz_common.h $(FUZZ_J2K_LIBRARY_FILES:%=$(srcdir)/%) \
+		$(gpujpeginclude_HEADERS:%=$(srcdir)/%) config.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(FUZZ_COMPILE) -o $@ $(srcdir)/tests/fuzz/fuzz_j2k_host.c \
+		$(FUZZ_J2K_LIBRARY_FILES:%=$(srcdir)/%)
 else
 FUZZ_TARGET =
 endif
@@ -86,9 +103,10 @@ AM_MAKEFLAGS = --no-print-directory
 # The runner is called directly (not through automake's TESTS harness) so that
 # its per-test lines and closing count reach the terminal.
 if HAVE_LIBJPEG
-check-local: tests/corpus/.stamp tests/dxt-corpus/.stamp $(FUZZ_TARGET)
+check-local: tests/corpus/.stamp tests/dxt-corpus/.stamp tests/j2k-corpus/.stamp $(FUZZ_TARGET)
 	@GJ_TEST_TOOLS=tests/tools GJ_GPUJPEG=./gpujpeg$(EXEEXT) GJ_FUZZ="$(FUZZ_TARGET)" \
-	  GJ_UNIT_TESTS="$(UNIT_TESTS)" GJ_DXT_CORPUS=tests/dxt-corpus \
+	  GJ_UNIT_TESTS="$(UNIT_TESTS)" GJ_DXT_CORPUS=tests/dxt-corpus GJ_J2K_CORPUS=tests/j2k-corpus \
+	  GJ_J2K_CONFORMANCE="$(GJ_J2K_CONFORMANCE)" \
 	  GJ_FUZZ_DICT=$(srcdir)/tests/fuzz/jpeg.dict \
 	  $(SHELL) $(srcdir)/tests/run_tests.sh tests/corpus
 else
@@ -99,7 +117,7 @@ endif
 
 clean-local: clean-local-tests
 clean-local-tests:
-	-rm -rf tests/corpus tests/failed tests/dxt-corpus
+	-rm -rf tests/corpus tests/failed tests/dxt-corpus tests/j2k-corpus
 
 .PHONY: clean-local-tests
 
@@ -128,3 +146,18 @@ tests_unit_dxt_api_LDADD = libgpujpeg.la
 UNIT_TESTS += tests/unit/hap_pack
 tests_unit_hap_pack_SOURCES = tests/unit/hap_pack.c
 tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
+
+# The JPEG 2000 API on streams of the J2K corpus (GJ_J2K_CORPUS, exported by check-local).
+UNIT_TESTS += tests/unit/j2k_api
+tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c
+tests_unit_j2k_api_LDADD = libgpujpeg.la
+
+# ---------------------------------------------------------------- JPEG 2000
+# Streams from OpenJPEG's opj_compress, references from opj_decompress
+# (tests/gen_j2k_corpus.sh); tests/j2k_check.sh runs each j2k/ test.
+EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl \
+	tests/j2k_conformance.sh tests/tools/pgx_compare.pl tests/tools/jp2_palette.pl
+
+tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools/pnm16.pl \
+		$(srcdir)/tests/tools/jp2_palette.pl tests/tools/make_image$(EXEEXT)
+	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_j2k_corpus.sh tests/j2k-corpus && touch $@

@@ -56,6 +56,9 @@ int cli_option_error(const char *command, char **argv, int c);
  */
 int cli_read_file(const char *path, uint8_t **buf, size_t *capacity, size_t *size);
 
+/* Whether a file's first bytes are a JPEG 2000 codestream's (SOC) or a JP2 file's (signature box). */
+int cli_is_j2k(const uint8_t *data, size_t size);
+
 /* Monotonic time in seconds. */
 double cli_now(void);
 

@@ -23,6 +23,8 @@ typedef struct decode_options {
     const char *out_path;           /* IN OUT */
     const output_module *module;
     int repeat;
+    int reduce;                     /* JPEG 2000: --reduce */
+    int layers;                     /* JPEG 2000: --layers (0: all) */
     int log_level;
     int help;
     char **inputs;
@@ -33,6 +35,7 @@ typedef struct decode_session {
     const decode_options *opts;
     gj_device *dev;
     gj_jpeg_decoder *dec;
+    gj_j2k_decoder *j2k;
     gj_frame frame;         /* kept while pictures keep their size and format */
     uint8_t *buf;           /* the current input file */
     size_t buf_capacity;
@@ -55,7 +58,15 @@ static const struct {
     { "gray",   GJ_PIX_FMT_GRAY8 },
 };
 
-enum { OPT_OUTPUT_FORMAT = 256 };
+enum { OPT_OUTPUT_FORMAT = 256, OPT_REDUCE, OPT_LAYERS };
+
+/* What decode_input() needs of a picture, JPEG or JPEG 2000. */
+typedef struct picture_info {
+    int j2k;
+    int width, height;
+    int gray;
+    enum gj_pixel_format native_format;
+} picture_info;
 
 static const struct option long_options[] = {
     { "device",        required_argument, NULL, 'd' },
@@ -64,6 +75,8 @@ static const struct option long_options[] = {
     { "output-format", required_argument, NULL, OPT_OUTPUT_FORMAT },
     { "null",          no_argument,       NULL, 'n' },
     { "repeat",        required_argument, NULL, 'r' },
+    { "reduce",        required_argument, NULL, OPT_REDUCE },
+    { "layers",        required_argument, NULL, OPT_LAYERS },
     { "verbose",       no_argument,       NULL, 'v' },
     { "quiet",         no_argument,       NULL, 'q' },
     { "help",          no_argument,       NULL, 'h' },
@@ -76,8 +89,9 @@ static void print_help(void)
            "       gpujpeg decode [options] -o DIR IN.jpg...\n"
            "       gpujpeg decode [options] --null IN.jpg...\n"
            "\n"
-           "Decodes JPEG files on the GPU. OUT's extension picks the file format:\n"
-           "ppm, pgm, pam, png, y4m or yuv; OUT '-' decodes without writing.\n"
+           "Decodes JPEG and JPEG 2000 (.j2k, .j2c, .jp2) files on the GPU. OUT's\n"
+           "extension picks the file format: ppm, pgm, pam, png, y4m or yuv; OUT '-'\n"
+           "decodes without writing.\n"
            "\n"
            "Options:\n"
            "  -d, --device DEV         auto (default), cuda[:N], opencl[:N],\n"
@@ -89,6 +103,8 @@ static void print_help(void)
            "                           png, y4m, yuv\n"
            "  -n, --null               decode and discard (timing)\n"
            "  -r, --repeat N           decode each input N times (timing)\n"
+           "      --reduce N           JPEG 2000: decode at 1/2^N of the size\n"
+           "      --layers N           JPEG 2000: decode the first N quality layers\n"
            "  -v, --verbose            more messages (twice: debug)\n"
            "  -q, --quiet              errors only, no progress bar\n"
            "  -h, --help               this text\n");
@@ -131,16 +147,17 @@ static int parse_format(const char *arg, decode_options *o)
                            arg);
 }
 
-static int parse_repeat(const char *arg, decode_options *o)
+/* A whole number from min to max for option `name`. */
+static int parse_count(const char *arg, const char *name, long min, long max, int *value)
 {
     char *end;
     long n;
 
     errno = 0;
     n = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || n < 1 || n > 1000000)
-        return cli_usage_error("decode", "--repeat takes a count from 1 to 1000000, not '%s'", arg);
-    o->repeat = (int)n;
+    if (errno || end == arg || *end || n < min || n > max)
+        return cli_usage_error("decode", "%s takes a count from %ld to %ld, not '%s'", name, min, max, arg);
+    *value = (int)n;
     return 0;
 }
 
@@ -158,7 +175,9 @@ static int parse_options(int argc, char **argv, decode_options *o, const char **
         case 'o': o->out_dir = optarg; break;
         case OPT_OUTPUT_FORMAT: *output_format = optarg; break;
         case 'n': *null_output = 1; break;
-        case 'r': ret = parse_repeat(optarg, o); break;
+        case 'r': ret = parse_count(optarg, "--repeat", 1, 1000000, &o->repeat); break;
+        case OPT_REDUCE: ret = parse_count(optarg, "--reduce", 0, 32, &o->reduce); break;
+        case OPT_LAYERS: ret = parse_count(optarg, "--layers", 1, 65535, &o->layers); break;
         case 'v': verbose++; break;
         case 'q': quiet = 1; break;
         case 'h': o->help = 1; break;
@@ -220,7 +239,7 @@ static char *output_path_in_dir(const char *dir, const char *in, const output_mo
 }
 
 /* Decodes into the planes of the previous picture when size and format match. */
-static int decode_picture(decode_session *s, const gj_jpeg_info *info,
+static int decode_picture(decode_session *s, const picture_info *info,
                           enum gj_pixel_format format, enum gj_pixel_format result)
 {
     gj_frame *f = &s->frame;
@@ -231,7 +250,7 @@ static int decode_picture(decode_session *s, const gj_jpeg_info *info,
         *f = (gj_frame){ .format = format, .memory = GJ_MEMORY_HOST };
     }
     f->decode_error_flags = 0;
-    ret = gj_jpeg_decode(s->dec, s->buf, s->size, f);
+    ret = info->j2k ? gj_j2k_decode(s->j2k, s->buf, s->size, f) : gj_jpeg_decode(s->dec, s->buf, s->size, f);
     if (ret < 0)
         gj_frame_unref(f);
     return ret;
@@ -246,19 +265,49 @@ static int write_picture(decode_session *s, const char *out)
     return ret;
 }
 
+static int read_picture_info(decode_session *s, picture_info *info)
+{
+    int ret;
+
+    memset(info, 0, sizeof(*info));
+    info->j2k = cli_is_j2k(s->buf, s->size);
+    if (info->j2k) {
+        gj_j2k_info j;
+
+        if ((ret = gj_j2k_read_info(s->buf, s->size, &j)) < 0)
+            return ret;
+        info->width = j.width;
+        info->height = j.height;
+        info->gray = j.num_components == 1;
+        info->native_format = j.native_format;
+    } else {
+        gj_jpeg_info j;
+
+        if ((ret = gj_jpeg_read_info(s->buf, s->size, &j)) < 0)
+            return ret;
+        info->width = j.width;
+        info->height = j.height;
+        info->gray = j.color_space == GJ_JPEG_CS_GRAY;
+        info->native_format = j.native_format;
+    }
+    return 0;
+}
+
 static int decode_input(decode_session *s, const char *in, const char *out)
 {
     const decode_options *o = s->opts;
     enum gj_pixel_format format, result;
-    gj_jpeg_info info;
+    picture_info info;
     int ret;
 
     cli_set_subject(in);
     if ((ret = cli_read_file(in, &s->buf, &s->buf_capacity, &s->size)) < 0 ||
-        (ret = gj_jpeg_read_info(s->buf, s->size, &info)) < 0)
+        (ret = read_picture_info(s, &info)) < 0)
         return cli_report(in, ret);
-    format = output_pick_format(o->module, o->explicit_format, o->format,
-                                info.color_space == GJ_JPEG_CS_GRAY);
+    format = output_pick_format(o->module, o->explicit_format, o->format, info.gray);
+    /* JPEG 2000 pictures decode to their own format only. */
+    if (info.j2k && !o->explicit_format)
+        format = GJ_PIX_FMT_NONE;
     result = format == GJ_PIX_FMT_NONE ? info.native_format : format;
     /* Without a native format the decoder itself explains why. */
     if (result != GJ_PIX_FMT_NONE && !output_accepts(o->module, result)) {
@@ -312,7 +361,10 @@ static int open_device(decode_session *s)
         snprintf(name, sizeof(name), "device %s", spec);
         return cli_report(name, ret);
     }
-    if ((ret = gj_jpeg_decoder_create(&s->dec, s->dev)) < 0)
+    if ((ret = gj_jpeg_decoder_create(&s->dec, s->dev)) < 0 ||
+        (ret = gj_j2k_decoder_create(&s->j2k, s->dev)) < 0 ||
+        (ret = gj_j2k_decoder_set_reduce(s->j2k, s->opts->reduce)) < 0 ||
+        (ret = gj_j2k_decoder_set_layers(s->j2k, s->opts->layers)) < 0)
         return cli_report(gj_device_name(s->dev), ret);
     cli_verbose("%s, ready in %.3f s", gj_device_name(s->dev), cli_now() - start);
     return 0;
@@ -349,6 +401,7 @@ static void close_session(decode_session *s)
 {
     gj_frame_unref(&s->frame);
     gj_jpeg_decoder_free(&s->dec);
+    gj_j2k_decoder_free(&s->j2k);
     gj_device_free(&s->dev);
     free(s->buf);
 }

@@ -157,6 +157,23 @@ static void print_info(const char *path, const gj_jpeg_info *info)
     printf("  native format:     %s\n", gj_pixel_format_describe(info->native_format)->name);
 }
 
+static void print_j2k_info(const char *path, const gj_j2k_info *info)
+{
+    printf("%s:\n", path);
+    printf("  JPEG 2000:         %s\n", info->jp2 ? "JP2 file" : "codestream");
+    printf("  size:              %dx%d\n", info->width, info->height);
+    printf("  components:        %d (", info->num_components);
+    for (int c = 0; c < info->num_components && c < GJ_J2K_MAX_INFO_COMPONENTS; c++)
+        printf("%s%d-bit%s %dx%d", c ? ", " : "", info->precision[c], info->is_signed[c] ? " signed" : "",
+               info->dx[c], info->dy[c]);
+    printf("%s)\n", info->num_components > GJ_J2K_MAX_INFO_COMPONENTS ? ", ..." : "");
+    printf("  tiles:             %dx%d\n", info->tiles_x, info->tiles_y);
+    printf("  transform:         %s, %d levels%s\n", info->reversible ? "5/3 (reversible)" : "9/7",
+           info->levels, info->mct ? ", component transform" : "");
+    printf("  layers:            %d\n", info->layers);
+    printf("  native format:     %s\n", gj_pixel_format_describe(info->native_format)->name);
+}
+
 static int describe_files(char **paths, int n)
 {
     uint8_t *buf = NULL;
@@ -165,16 +182,23 @@ static int describe_files(char **paths, int n)
 
     for (int i = 0; i < n; i++) {
         gj_jpeg_info info;
-        int ret;
+        gj_j2k_info j2k;
+        int ret, is_j2k = 0;
 
         cli_set_subject(paths[i]);
-        if ((ret = cli_read_file(paths[i], &buf, &capacity, &size)) < 0 ||
-            (ret = gj_jpeg_read_info(buf, size, &info)) < 0) {
+        if ((ret = cli_read_file(paths[i], &buf, &capacity, &size)) >= 0) {
+            is_j2k = cli_is_j2k(buf, size);
+            ret = is_j2k ? gj_j2k_read_info(buf, size, &j2k) : gj_jpeg_read_info(buf, size, &info);
+        }
+        if (ret < 0) {
             cli_report(paths[i], ret);
             status = CLI_EXIT_FAILURE;
             continue;
         }
-        print_info(paths[i], &info);
+        if (is_j2k)
+            print_j2k_info(paths[i], &j2k);
+        else
+            print_info(paths[i], &info);
     }
     free(buf);
     return status;

@@ -22,8 +22,8 @@ static const struct {
     int (*main)(int argc, char **argv);
     const char *summary;
 } commands[] = {
-    { "decode", cli_decode_main, "decode JPEG files on the GPU" },
-    { "info",   cli_info_main,   "list the GPU devices, or describe JPEG files" },
+    { "decode", cli_decode_main, "decode JPEG and JPEG 2000 files on the GPU" },
+    { "info",   cli_info_main,   "list the GPU devices, or describe JPEG and JPEG 2000 files" },
     { "dxt",    cli_dxt_main,    "compress a picture into DXT/BCn blocks (a DDS file)" },
     { "undxt",  cli_undxt_main,  "decode a DDS file's DXT/BCn blocks" },
 };
@@ -222,6 +222,13 @@ int cli_read_file(const char *path, uint8_t **buf, size_t *capacity, size_t *siz
     ret = read_stream(f, hint, buf, capacity, size);
     fclose(f);
     return ret;
+}
+
+int cli_is_j2k(const uint8_t *p, size_t size)
+{
+    static const uint8_t jp2[12] = { 0, 0, 0, 12, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A };
+
+    return (size >= 2 && p[0] == 0xFF && p[1] == 0x4F) || (size >= 12 && !memcmp(p, jp2, 12));
 }
 
 double cli_now(void)

@@ -20,6 +20,8 @@ static const gj_pixel_format_desc format_descs[GJ_PIX_FMT_NB] = {
     [GJ_PIX_FMT_RGBA]     = { "rgba",     1, 0, 0, 4 },
     [GJ_PIX_FMT_BGRA]     = { "bgra",     1, 0, 0, 4 },
     [GJ_PIX_FMT_GBRP]     = { "gbrp",     3, 0, 0, 1 },
+    [GJ_PIX_FMT_GRAY16]   = { "gray16le", 1, 0, 0, 2 },
+    [GJ_PIX_FMT_RGB48]    = { "rgb48le",  1, 0, 0, 6 },
 };
 
 /* Owner of planes the library allocated. */

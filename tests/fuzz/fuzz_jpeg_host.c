@@ -11,18 +11,11 @@
 #include <stdlib.h>
 
 #include "gpujpeg/common.h"
+#include "fuzz_common.h"
 #include "gpujpeg/jpeg.h"
 #include "jpeg/entropy_segments.h"
 #include "jpeg/huffman_tables.h"
 #include "jpeg/markers.h"
-
-#define REQUIRE(cond)                                                          \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            fprintf(stderr, "fuzz_jpeg_host: accepted header breaks: %s\n", #cond); \
-            abort();                                                           \
-        }                                                                      \
-    } while (0)
 
 /* The layout the kernels read: chunks cover segments, segments lie inside the bytes. */
 static void check_layout(const gj_entropy_layout *e, uint32_t chunk_bits)
@@ -62,14 +55,6 @@ static void check_host_paths(const uint8_t *data, size_t size)
         if (gj_entropy_layout_scan(&layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), 512) == 0)
             check_layout(&layout, 512);
     }
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    gj_log_set_level(GJ_LOG_QUIET);   /* errors are expected here; keep the run readable */
-    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

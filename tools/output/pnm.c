@@ -1,17 +1,43 @@
 /*
  * gpujpeg tool: Netpbm writers. PPM (P6) and PGM (P5) hold rgb24 and gray8 as
- * they are; PAM (P7) also holds RGBA, written in RGBA order whatever the frame's.
+ * they are, and rgb48/gray16 with MAXVAL 65535 (Netpbm's samples are big-endian);
+ * PAM (P7) also holds RGBA, written in RGBA order whatever the frame's.
  */
 #include <stdlib.h>
 
 #include "gpujpeg/common.h"
 #include "output.h"
 
+/* Rows of 16-bit little-endian samples as Netpbm's big-endian ones. */
+static int write_swapped_16(FILE *f, const gj_frame *frame)
+{
+    size_t row = (size_t)frame->width * (size_t)gj_pixel_format_describe(frame->format)->bytes_per_pixel;
+    uint8_t *buf = malloc(row);
+    int ret = 0;
+
+    if (!buf)
+        return GJ_ERROR_NOMEM;
+    for (int y = 0; y < frame->height && ret >= 0; y++) {
+        const uint8_t *src = frame->data[0] + (size_t)y * frame->linesize[0];
+
+        for (size_t i = 0; i < row; i += 2) {
+            buf[i] = src[i + 1];
+            buf[i + 1] = src[i];
+        }
+        if (fwrite(buf, 1, row, f) != row)
+            ret = output_io_error();
+    }
+    free(buf);
+    return ret;
+}
+
 static int pnm_write(FILE *f, const gj_frame *frame)
 {
-    fprintf(f, "P%c\n%d %d\n255\n", frame->format == GJ_PIX_FMT_GRAY8 ? '5' : '6',
-            frame->width, frame->height);
-    return output_write_planes(f, frame);
+    int gray = frame->format == GJ_PIX_FMT_GRAY8 || frame->format == GJ_PIX_FMT_GRAY16;
+    int deep = frame->format == GJ_PIX_FMT_GRAY16 || frame->format == GJ_PIX_FMT_RGB48;
+
+    fprintf(f, "P%c\n%d %d\n%d\n", gray ? '5' : '6', frame->width, frame->height, deep ? 65535 : 255);
+    return deep ? write_swapped_16(f, frame) : output_write_planes(f, frame);
 }
 
 static int write_bgra_as_rgba(FILE *f, const gj_frame *frame)
@@ -43,8 +69,8 @@ static int pam_write(FILE *f, const gj_frame *frame)
     return output_write_planes(f, frame);
 }
 
-static const enum gj_pixel_format ppm_formats[] = { GJ_PIX_FMT_RGB24, GJ_PIX_FMT_NONE };
-static const enum gj_pixel_format pgm_formats[] = { GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_NONE };
+static const enum gj_pixel_format ppm_formats[] = { GJ_PIX_FMT_RGB24, GJ_PIX_FMT_RGB48, GJ_PIX_FMT_NONE };
+static const enum gj_pixel_format pgm_formats[] = { GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_GRAY16, GJ_PIX_FMT_NONE };
 static const enum gj_pixel_format pam_formats[] = {
     GJ_PIX_FMT_RGB24, GJ_PIX_FMT_RGBA, GJ_PIX_FMT_BGRA, GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_NONE
 };

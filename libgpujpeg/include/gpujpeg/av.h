@@ -30,6 +30,8 @@ static inline enum AVPixelFormat gj_av_pixel_format(enum gj_pixel_format f)
     case GJ_PIX_FMT_RGBA:     return AV_PIX_FMT_RGBA;
     case GJ_PIX_FMT_BGRA:     return AV_PIX_FMT_BGRA;
     case GJ_PIX_FMT_GBRP:     return AV_PIX_FMT_GBRP;
+    case GJ_PIX_FMT_GRAY16:   return AV_PIX_FMT_GRAY16LE;
+    case GJ_PIX_FMT_RGB48:    return AV_PIX_FMT_RGB48LE;
     default:                  return AV_PIX_FMT_NONE;
     }
 }
@@ -53,6 +55,8 @@ static inline enum gj_pixel_format gj_from_av_pixel_format(enum AVPixelFormat f)
     case AV_PIX_FMT_RGBA:     return GJ_PIX_FMT_RGBA;
     case AV_PIX_FMT_BGRA:     return GJ_PIX_FMT_BGRA;
     case AV_PIX_FMT_GBRP:     return GJ_PIX_FMT_GBRP;
+    case AV_PIX_FMT_GRAY16LE: return GJ_PIX_FMT_GRAY16;
+    case AV_PIX_FMT_RGB48LE:  return GJ_PIX_FMT_RGB48;
     default:                  return GJ_PIX_FMT_NONE;
     }
 }

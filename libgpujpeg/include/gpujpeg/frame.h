@@ -30,6 +30,8 @@ enum gj_pixel_format {
     GJ_PIX_FMT_RGBA,        /* AV_PIX_FMT_RGBA (alpha 255) */
     GJ_PIX_FMT_BGRA,        /* AV_PIX_FMT_BGRA (alpha 255) */
     GJ_PIX_FMT_GBRP,        /* AV_PIX_FMT_GBRP: planar RGB (Adobe RGB JPEGs, native) */
+    GJ_PIX_FMT_GRAY16,      /* AV_PIX_FMT_GRAY16LE: samples of 9-16 bits, most significant bit aligned */
+    GJ_PIX_FMT_RGB48,       /* AV_PIX_FMT_RGB48LE: the same, three channels */
     GJ_PIX_FMT_NB
 };
 

@@ -7,5 +7,6 @@
 #include "gpujpeg/device.h"
 #include "gpujpeg/jpeg.h"
 #include "gpujpeg/dxt.h"
+#include "gpujpeg/j2k.h"
 
 #endif /* GPUJPEG_GPUJPEG_H */

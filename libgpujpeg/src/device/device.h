@@ -125,4 +125,16 @@ static inline int gj_dev_finish(gj_device *dev)
     return dev->ops->finish(dev);
 }
 
+/* (Re)creates *buf when it is smaller than size; contents are not kept. */
+static inline int gj_dev_ensure_buffer(gj_device *dev, gj_buffer *buf, size_t size)
+{
+    if (buf->handle && buf->size >= size)
+        return 0;
+    if (buf->handle)
+        dev->ops->buffer_destroy(dev, buf);
+    buf->handle = 0;
+    buf->size = 0;
+    return dev->ops->buffer_create(dev, size ? size : 16, buf);
+}
+
 #endif /* GJ_DEVICE_DEVICE_H */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device/staging.h"
 #include "dxt/dxt_private.h"
 #include "log.h"
 
@@ -115,49 +116,6 @@ static int bind_blocks(gj_dxt_decoder *dec, const gj_dxt_blocks *in, gj_buffer *
     return 0;
 }
 
-/* The device picture the kernel writes: the caller's frame, or our staging frame. */
-static int device_target(gj_dxt_decoder *dec, const gj_dxt_blocks *in, gj_frame *out, gj_frame **target)
-{
-    enum gj_memory mem = dec->dev->ops->memory;
-    gj_frame *s = &dec->staging;
-    int ret;
-
-    if (out->memory == mem) {
-        if (!out->data[0]) {
-            out->width = in->width;
-            out->height = in->height;
-            if ((ret = gj_frame_alloc(out, dec->dev)) < 0)
-                return ret;
-        }
-        *target = out;
-        return 0;
-    }
-    if (out->memory != GJ_MEMORY_HOST)
-        return gj_fail(GJ_ERROR_INVAL, "DXT decoder: the output frame is in another device's memory");
-    if (!s->opaque_owner || s->width != in->width || s->height != in->height || s->format != out->format) {
-        gj_frame_unref(s);
-        memset(s, 0, sizeof(*s));
-        s->width = in->width;
-        s->height = in->height;
-        s->format = out->format;
-        s->memory = mem;
-        if ((ret = gj_frame_alloc(s, dec->dev)) < 0)
-            return ret;
-    }
-    *target = s;
-    return 0;
-}
-
-static gj_buffer frame_plane0(const gj_frame *f, uint64_t *offset)
-{
-    gj_buffer b;
-
-    *offset = f->memory == GJ_MEMORY_OPENCL ? f->offset[0] : 0;
-    b.handle = (uintptr_t)f->data[0];
-    b.size = *offset + (size_t)f->linesize[0] * (size_t)f->height;
-    return b;
-}
-
 int gj_dxt_decode(gj_dxt_decoder *dec, const gj_dxt_blocks *in, gj_frame *out)
 {
     gj_device *dev;
@@ -182,9 +140,9 @@ int gj_dxt_decode(gj_dxt_decoder *dec, const gj_dxt_blocks *in, gj_frame *out)
     memset(p, 0, sizeof(*p));
     if ((ret = output_layout(in->format, out->format, p)) < 0 ||
         (ret = bind_blocks(dec, in, &src, &src_offset)) < 0 ||
-        (ret = device_target(dec, in, out, &target)) < 0)
+        (ret = gj_staging_target(dev, &dec->staging, in->width, in->height, out, &target, "DXT decoder")) < 0)
         return ret;
-    dst = frame_plane0(target, &dst_offset);
+    dst = gj_staging_plane0(target, &dst_offset);
     p->width = (gj_u32)in->width;
     p->height = (gj_u32)in->height;
     p->blocks_w = (p->width + 3) / 4;
@@ -201,17 +159,7 @@ int gj_dxt_decode(gj_dxt_decoder *dec, const gj_dxt_blocks *in, gj_frame *out)
         if ((ret = gj_dxt_launch(dev, "gj_dxt_decode", p, a, 3)) < 0)
             return ret;
     }
-    if (target != out) {
-        size_t row = (size_t)in->width * (size_t)gj_pixel_format_describe(out->format)->bytes_per_pixel;
-        if (!out->data[0]) {
-            out->width = in->width;
-            out->height = in->height;
-            if ((ret = gj_frame_alloc(out, NULL)) < 0)
-                return ret;
-        }
-        if ((ret = dev->ops->download_2d(dev, out->data[0], (size_t)out->linesize[0], &dst, dst_offset,
-                                         (size_t)target->linesize[0], row, (size_t)in->height)) < 0)
-            return ret;
-    }
+    if (target != out && (ret = gj_staging_download(dev, target, out, in->width, in->height)) < 0)
+        return ret;
     return dev->ops->finish(dev);
 }

@@ -87,12 +87,7 @@ int gj_dxt_check_format(const char *what, enum gj_dxt_format format)
 
 int gj_dxt_ensure_buffer(gj_device *dev, gj_buffer *buf, size_t size)
 {
-    if (buf->handle && buf->size >= size)
-        return 0;
-    if (buf->handle)
-        dev->ops->buffer_destroy(dev, buf);
-    memset(buf, 0, sizeof(*buf));
-    return dev->ops->buffer_create(dev, size ? size : 16, buf);
+    return gj_dev_ensure_buffer(dev, buf, size);
 }
 
 int gj_dxt_launch(gj_device *dev, const char *kernel, const gj_dxt_params *p, const gj_karg *args, int nargs)

@@ -6,3 +6,6 @@
 #include "../jpeg_color.h"
 #include "../dxt_encode.h"
 #include "../dxt_decode.h"
+#include "../j2k_t1.h"
+#include "../j2k_dwt.h"
+#include "../j2k_output.h"

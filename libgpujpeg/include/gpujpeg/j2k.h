@@ -1,0 +1,86 @@
+/*
+ * libgpujpeg: JPEG 2000 (Part 1) decoding on the GPU: codestreams (.j2k, .j2c)
+ * and JP2 files.
+ *
+ * Typical use:
+ *     gj_j2k_decoder *dec;
+ *     gj_j2k_decoder_create(&dec, dev);
+ *     gj_frame out = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+ *     gj_j2k_decode(dec, data, size, &out);   // allocates out's planes
+ *     ...
+ *     gj_frame_unref(&out);
+ *     gj_j2k_decoder_free(&dec);
+ *
+ * Markers, JP2 boxes and packets (T2) are parsed on the CPU; code-block decoding
+ * (T1), dequantisation, the inverse wavelet transform, the component transform
+ * and the output packing run on the device.
+ */
+#ifndef GPUJPEG_J2K_H
+#define GPUJPEG_J2K_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpujpeg/device.h"
+#include "gpujpeg/frame.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GJ_J2K_MAX_INFO_COMPONENTS 4
+
+typedef struct gj_j2k_info {
+    int width;                  /* of the image area (Xsiz - XOsiz) at full resolution */
+    int height;
+    int num_components;
+    int precision[GJ_J2K_MAX_INFO_COMPONENTS];    /* bits, of the first four components */
+    int is_signed[GJ_J2K_MAX_INFO_COMPONENTS];
+    int dx[GJ_J2K_MAX_INFO_COMPONENTS];           /* subsampling (XRsiz, YRsiz) */
+    int dy[GJ_J2K_MAX_INFO_COMPONENTS];
+    int tiles_x, tiles_y;
+    int levels;                 /* decomposition levels of the main header's COD */
+    int layers;
+    int reversible;             /* 5/3 filter (lossless capable) rather than 9/7 */
+    int mct;                    /* RCT/ICT on components 0-2 */
+    int jp2;                    /* the data is a JP2 file */
+    /* The format the picture decodes to, or GJ_PIX_FMT_NONE when none fits. */
+    enum gj_pixel_format native_format;
+} gj_j2k_info;
+
+/*
+ * Parses the headers (the JP2 boxes and the main header); no GPU work.
+ * Returns GJ_ERROR_UNSUPPORTED (message logged) for HTJ2K and Part-2 features.
+ */
+GJ_API int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info);
+
+typedef struct gj_j2k_decoder gj_j2k_decoder;
+
+/* A decoder keeps its GPU buffers between calls: reuse it for every frame of a stream. */
+GJ_API int gj_j2k_decoder_create(gj_j2k_decoder **dec, gj_device *dev);
+GJ_API void gj_j2k_decoder_free(gj_j2k_decoder **dec);
+
+/*
+ * Decodes at 1/2^reduce of the full size (the `reduce` of OpenJPEG: the highest
+ * `reduce` resolution levels are left out); 0 (default) is the full picture.
+ */
+GJ_API int gj_j2k_decoder_set_reduce(gj_j2k_decoder *dec, int reduce);
+/* Decodes only the first `layers` quality layers; 0 (default) decodes them all. */
+GJ_API int gj_j2k_decoder_set_layers(gj_j2k_decoder *dec, int layers);
+
+/*
+ * Decodes one codestream or JP2 file into out.
+ *   out->format: GJ_PIX_FMT_NONE for the native format, or that format itself.
+ *   out->memory: GJ_MEMORY_HOST, or the decoder device's memory type.
+ *   If out->data[0] is NULL the planes are allocated (free with gj_frame_unref());
+ *   otherwise they must be large enough for the picture.
+ * A truncated codestream decodes what is there (a warning is logged and
+ * out->decode_error_flags is set). Returns 0 or a negative error code.
+ */
+GJ_API int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUJPEG_J2K_H */

@@ -1,0 +1,78 @@
+/* Device pictures for single-plane decoders (staging.h). */
+#include <string.h>
+
+#include "device/staging.h"
+#include "log.h"
+
+int gj_staging_target(gj_device *dev, gj_frame *staging, int w, int h, gj_frame *out,
+                      gj_frame **target, const char *who)
+{
+    enum gj_memory mem = dev->ops->memory;
+    int ret;
+
+    if (out->memory == mem) {
+        if (!out->data[0]) {
+            out->width = w;
+            out->height = h;
+            if ((ret = gj_frame_alloc(out, dev)) < 0)
+                return ret;
+        }
+        *target = out;
+        return 0;
+    }
+    if (out->memory != GJ_MEMORY_HOST)
+        return gj_fail(GJ_ERROR_INVAL, "%s: the output frame is in another device's memory", who);
+    if (!staging->opaque_owner || staging->width != w || staging->height != h ||
+        staging->format != out->format) {
+        gj_frame_unref(staging);
+        memset(staging, 0, sizeof(*staging));
+        staging->width = w;
+        staging->height = h;
+        staging->format = out->format;
+        staging->memory = mem;
+        if ((ret = gj_frame_alloc(staging, dev)) < 0)
+            return ret;
+    }
+    *target = staging;
+    return 0;
+}
+
+gj_buffer gj_staging_plane(const gj_frame *f, int i, uint64_t *offset)
+{
+    gj_buffer b;
+
+    *offset = f->memory == GJ_MEMORY_OPENCL ? f->offset[i] : 0;
+    b.handle = (uintptr_t)f->data[i];
+    b.size = *offset + (size_t)f->linesize[i] * (size_t)gj_frame_plane_height(f->format, i, f->height);
+    return b;
+}
+
+gj_buffer gj_staging_plane0(const gj_frame *f, uint64_t *offset)
+{
+    return gj_staging_plane(f, 0, offset);
+}
+
+int gj_staging_download(gj_device *dev, const gj_frame *target, gj_frame *out, int w, int h)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(out->format);
+    int ret;
+
+    if (!out->data[0]) {
+        out->width = w;
+        out->height = h;
+        if ((ret = gj_frame_alloc(out, NULL)) < 0)
+            return ret;
+    }
+    for (int p = 0; p < d->nb_planes; p++) {
+        /* Planes after the first hold one byte per sample (planar formats). */
+        size_t row = (size_t)gj_frame_plane_width(out->format, p, w) * (size_t)(p ? 1 : d->bytes_per_pixel);
+        uint64_t offset;
+        gj_buffer src = gj_staging_plane(target, p, &offset);
+
+        if ((ret = dev->ops->download_2d(dev, out->data[p], (size_t)out->linesize[p], &src, offset,
+                                         (size_t)target->linesize[p], row,
+                                         (size_t)gj_frame_plane_height(out->format, p, h))) < 0)
+            return ret;
+    }
+    return 0;
+}

@@ -1,0 +1,235 @@
+/*
+ * The JPEG 2000 decoder: markers, JP2 boxes and T2 on the CPU (markers.c, jp2.c,
+ * t2.c), then on the device T1 with dequantisation (j2k_t1.h), the IDWT level by
+ * level (j2k_dwt.h) and the component transform, DC shift and packing (j2k_output.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpujpeg/j2k.h"
+#include "device/device.h"
+#include "device/staging.h"
+#include "j2k/host_decode.h"
+#include "j2k/layout.h"
+#include "log.h"
+
+#define J2K_GROUP 64
+
+struct gj_j2k_decoder {
+    gj_device *dev;
+    int reduce;
+    int max_layers;
+    j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
+    gj_j2k_out_params out;
+    gj_buffer cblks, segments, data, coef, tmp, flags, jobs, out_tiles, out_params, palette;
+    gj_frame staging;           /* device picture for host-memory output */
+};
+
+int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
+{
+    gj_j2k_decoder *dec;
+
+    if (!out || !dev)
+        return GJ_ERROR_INVAL;
+    if (!(dec = calloc(1, sizeof(*dec))))
+        return GJ_ERROR_NOMEM;
+    dec->dev = dev;
+    *out = dec;
+    return 0;
+}
+
+void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
+{
+    gj_j2k_decoder *dec;
+    gj_buffer *bufs[10];
+
+    if (!pdec || !*pdec)
+        return;
+    dec = *pdec;
+    dec->dev->ops->finish(dec->dev);
+    bufs[0] = &dec->cblks; bufs[1] = &dec->segments; bufs[2] = &dec->data;
+    bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->flags;
+    bufs[6] = &dec->jobs; bufs[7] = &dec->out_tiles; bufs[8] = &dec->out_params; bufs[9] = &dec->palette;
+    for (int i = 0; i < 10; i++)
+        if (bufs[i]->handle)
+            dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
+    gj_frame_unref(&dec->staging);
+    j2k_layout_free(&dec->layout);
+    free(dec);
+    *pdec = NULL;
+}
+
+int gj_j2k_decoder_set_reduce(gj_j2k_decoder *dec, int reduce)
+{
+    if (!dec || reduce < 0 || reduce > 32)
+        return gj_fail(GJ_ERROR_INVAL, "reduce %d: from 0 to 32", reduce);
+    dec->reduce = reduce;
+    return 0;
+}
+
+int gj_j2k_decoder_set_layers(gj_j2k_decoder *dec, int layers)
+{
+    if (!dec || layers < 0 || layers > 65535)
+        return gj_fail(GJ_ERROR_INVAL, "layers %d: from 0 (all) to 65535", layers);
+    dec->max_layers = layers;
+    return 0;
+}
+
+/* Uploads count elements of size elem into *buf (grown as needed). */
+static int upload_table(gj_device *dev, gj_buffer *buf, const void *table, size_t count, size_t elem)
+{
+    int ret;
+
+    if ((ret = gj_dev_ensure_buffer(dev, buf, count * elem)) < 0)
+        return ret;
+    return count ? dev->ops->upload(dev, buf, 0, table, count * elem) : 0;
+}
+
+static size_t groups(uint64_t threads)
+{
+    return (size_t)((threads + J2K_GROUP - 1) / J2K_GROUP);
+}
+
+/* T1 over every code-block, then the IDWT passes. Leaves the coefficients in dec->coef. */
+static int run_transforms(gj_j2k_decoder *dec)
+{
+    gj_device *dev = dec->dev;
+    j2k_layout *l = &dec->layout;
+    int ret;
+
+    if ((ret = upload_table(dev, &dec->cblks, l->cblks, l->nb_cblks, sizeof(*l->cblks))) < 0 ||
+        (ret = upload_table(dev, &dec->segments, l->segments, l->nb_segments, sizeof(*l->segments))) < 0 ||
+        (ret = upload_table(dev, &dec->data, l->data, l->data_size, 1)) < 0 ||
+        (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
+        (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * 4)) < 0 ||
+        (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0 ||
+        (ret = gj_dev_ensure_buffer(dev, &dec->flags, l->flags_count * 2)) < 0)
+        return ret;
+    if (l->nb_cblks) {
+        gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
+                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->flags) };
+        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", groups((uint64_t)l->nb_cblks * GJ_J2K_T1_LANES),
+                                 J2K_GROUP, a, 6)) < 0)
+            return ret;
+    }
+    for (size_t i = 0; i < l->nb_passes; i++) {
+        const j2k_dwt_pass *p = &l->passes[i];
+        /* Horizontal: sub-bands -> rows in dec->tmp; vertical: back into dec->coef (F.3.2). */
+        gj_buffer *src = p->vertical ? &dec->tmp : &dec->coef, *dst = p->vertical ? &dec->coef : &dec->tmp;
+        int first = p->irreversible ? 2 : 0, last = p->irreversible ? 5 : 1;
+        gj_karg ia[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
+                         GJ_ARG_U64(p->threads), GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(src), GJ_ARG_BUF(dst) };
+
+        if ((ret = gj_dev_launch(dev, "gj_j2k_idwt_interleave", groups(p->threads), J2K_GROUP, ia, 7)) < 0)
+            return ret;
+        for (int lift = first; lift <= last; lift++) {
+            gj_karg la[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
+                             GJ_ARG_U64(p->threads), GJ_ARG_U32(lift), GJ_ARG_BUF(dst) };
+            if ((ret = gj_dev_launch(dev, "gj_j2k_idwt_lift", groups(p->threads), J2K_GROUP, la, 6)) < 0)
+                return ret;
+        }
+    }
+    return 0;
+}
+
+/* Interleaved output: every component of a pixel, with the component transform. */
+static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
+{
+    gj_device *dev = dec->dev;
+    j2k_layout *l = &dec->layout;
+    gj_j2k_out_params *p = &dec->out;
+    uint64_t offset;
+    gj_buffer dst = gj_staging_plane0(target, &offset);
+    int ret;
+
+    *p = l->out;
+    p->pixel_stride = (gj_u32)gj_pixel_format_describe(target->format)->bytes_per_pixel;
+    p->pitch = (gj_u32)target->linesize[0];
+    p->offset_lo = (gj_u32)offset;
+    p->offset_hi = (gj_u32)(offset >> 32);
+    if ((ret = upload_table(dev, &dec->out_tiles, l->out_tiles, l->nb_out_tiles, sizeof(*l->out_tiles))) < 0 ||
+        (ret = upload_table(dev, &dec->out_params, p, 1, sizeof(*p))) < 0 ||
+        (ret = upload_table(dev, &dec->palette, l->palette, l->palette ? (size_t)p->palette_entries *
+                            p->palette_columns : 0, sizeof(*l->palette))) < 0)
+        return ret;
+    if (l->out_threads) {
+        gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->nb_out_tiles), GJ_ARG_U64(l->out_threads),
+                        GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->palette),
+                        GJ_ARG_BUF(&dst) };
+        if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 7)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+/* Planar output: one launch per component, each into its plane. */
+static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
+{
+    gj_device *dev = dec->dev;
+    j2k_layout *l = &dec->layout;
+    int ret;
+
+    if ((ret = upload_table(dev, &dec->out_tiles, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs))) < 0)
+        return ret;
+    for (int c = 0; c < 3; c++) {
+        uint64_t offset;
+        gj_buffer dst = gj_staging_plane(target, c, &offset);
+        gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->plane_first[c]), GJ_ARG_U32(l->plane_count[c]),
+                        GJ_ARG_U64(l->plane_threads[c]), GJ_ARG_U32(l->out.precision[c]), GJ_ARG_U32(l->out.shift[c]),
+                        GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dst), GJ_ARG_U64(offset),
+                        GJ_ARG_U32(target->linesize[c]) };
+
+        if (l->plane_threads[c] &&
+            (ret = gj_dev_launch(dev, "gj_j2k_output_planar", groups(l->plane_threads[c]), J2K_GROUP, a, 10)) < 0)
+            return ret;
+    }
+    return 0;
+}
+
+static int run_output(gj_j2k_decoder *dec, gj_frame *out)
+{
+    j2k_layout *l = &dec->layout;
+    gj_frame *target = NULL;
+    int ret;
+
+    if ((ret = gj_staging_target(dec->dev, &dec->staging, l->out_width, l->out_height, out, &target,
+                                 "J2K decoder")) < 0 ||
+        (ret = l->planar ? run_planar_output(dec, target) : run_packed_output(dec, target)) < 0)
+        return ret;
+    if (target != out)
+        return gj_staging_download(dec->dev, target, out, l->out_width, l->out_height);
+    return 0;
+}
+
+/* Checks the requested format against the picture's. */
+static int check_format(const j2k_layout *l, gj_frame *out)
+{
+    if (out->format == GJ_PIX_FMT_NONE)
+        out->format = l->native_format;
+    if (out->format != l->native_format)
+        return gj_fail(GJ_ERROR_INVAL, "J2K decoder: this picture decodes to %s, not %s",
+                       gj_pixel_format_describe(l->native_format)->name,
+                       gj_pixel_format_describe(out->format)->name);
+    if (out->data[0] && (out->width != l->out_width || out->height != l->out_height))
+        return gj_fail(GJ_ERROR_INVAL, "J2K decoder: the output frame is %dx%d, the picture %dx%d",
+                       out->width, out->height, l->out_width, l->out_height);
+    return 0;
+}
+
+int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+{
+    int ret, truncated = 0;
+
+    if (!dec || !data || !out)
+        return GJ_ERROR_INVAL;
+    /* Queued work may still read the previous picture's tables. */
+    if ((ret = dec->dev->ops->finish(dec->dev)) < 0)
+        return ret;
+    if ((ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, &truncated)) < 0 ||
+        (ret = check_format(&dec->layout, out)) < 0 ||
+        (ret = run_transforms(dec)) < 0 || (ret = run_output(dec, out)) < 0)
+        return ret;
+    if (truncated)
+        out->decode_error_flags = 1;
+    return dec->dev->ops->finish(dec->dev);
+}

@@ -1,0 +1,281 @@
+/* The CPU's part of decoding a JPEG 2000 picture (host_decode.h), and the picture's description. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpujpeg/j2k.h"
+#include "j2k/host_decode.h"
+#include "j2k/jp2.h"
+#include "j2k/t2.h"
+#include "log.h"
+
+/* Pictures larger than this many samples in all are refused (32-bit coefficient offsets). */
+#define J2K_MAX_SAMPLES ((uint64_t)1 << 31)
+
+int j2k_find_codestream(const uint8_t *data, size_t size, j2k_jp2 *boxes, const uint8_t **cs, size_t *cs_size)
+{
+    int ret;
+
+    memset(boxes, 0, sizeof(*boxes));
+    if (!j2k_is_jp2(data, size)) {
+        *cs = data;
+        *cs_size = size;
+        return 0;
+    }
+    if ((ret = j2k_parse_jp2(data, size, boxes)) < 0)
+        return ret;
+    *cs = boxes->codestream;
+    *cs_size = boxes->codestream_size;
+    return 0;
+}
+
+/* A JP2 component map's channels (I.5.3.5): gray, RGB or RGBA of components or palette columns. */
+static enum gj_pixel_format mapped_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why)
+{
+    int deep = 0;
+
+    for (int i = 0; i < boxes->nb_channels; i++) {
+        int comp = boxes->channel_component[i], col = boxes->channel_column[i];
+
+        if (comp >= s->nb_comps || comp >= GJ_J2K_MAX_OUT_COMPS) {
+            *why = "a component map naming a component past the fourth";
+            return GJ_PIX_FMT_NONE;
+        }
+        if (s->comps[comp].dx != s->comps[0].dx || s->comps[comp].dy != s->comps[0].dy) {
+            *why = "a component map of subsampled components";
+            return GJ_PIX_FMT_NONE;
+        }
+        deep |= (col >= 0 ? boxes->palette_depth[col] : s->comps[comp].precision) > 8;
+    }
+    switch (boxes->nb_channels) {
+    case 1: return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
+    case 3: return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
+    case 4:
+        if (!deep)
+            return GJ_PIX_FMT_RGBA;
+        break;
+    }
+    *why = "a component map of two channels, or of four deep ones";
+    return GJ_PIX_FMT_NONE;
+}
+
+/* Planar formats of three 8-bit components whose chroma (1 and 2) is subsampled alike. */
+static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
+{
+    static const struct {
+        int rx, ry;
+        enum gj_pixel_format format;
+    } formats[] = {
+        { 2, 2, GJ_PIX_FMT_YUVJ420P }, { 2, 1, GJ_PIX_FMT_YUVJ422P },
+        { 1, 2, GJ_PIX_FMT_YUVJ440P }, { 4, 1, GJ_PIX_FMT_YUVJ411P },
+    };
+    const j2k_component *c = s->comps;
+
+    if (c[1].dx != c[2].dx || c[1].dy != c[2].dy || c[1].dx % c[0].dx || c[1].dy % c[0].dy)
+        return GJ_PIX_FMT_NONE;
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+        if (c[1].dx / c[0].dx == formats[i].rx && c[1].dy / c[0].dy == formats[i].ry)
+            return formats[i].format;
+    return GJ_PIX_FMT_NONE;
+}
+
+/*
+ * Signed samples are offset by 2^(precision - 1) into the unsigned range, as FFmpeg's
+ * decoder stores them (the DC level shift of G.1.2 applied to every component).
+ */
+enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why)
+{
+    int nc = s->nb_comps > 4 ? 4 : s->nb_comps, deep = 0, same_size = 1;
+
+    if (boxes && boxes->nb_channels)
+        return mapped_format(s, boxes, why);
+
+    for (int c = 0; c < nc; c++) {
+        if (s->comps[c].precision > 16) {
+            *why = "components of more than 16 bits";
+            return GJ_PIX_FMT_NONE;
+        }
+        deep |= s->comps[c].precision > 8;
+        same_size &= s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy;
+    }
+    if (s->nb_comps == 1)
+        return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
+    if (s->nb_comps == 3 && same_size)
+        return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
+    if (s->nb_comps == 4 && same_size && !deep)
+        return GJ_PIX_FMT_RGBA;
+    if (s->nb_comps == 3 && !deep && planar_format(s) != GJ_PIX_FMT_NONE)
+        return planar_format(s);
+    *why = s->nb_comps == 2 ? "two components" : s->nb_comps > 4 ? "more than four components" :
+           s->nb_comps == 4 ? (deep ? "four components of more than 8 bits" : "four components of different sizes") :
+           deep ? "subsampled components of more than 8 bits" : "components subsampled unlike any planar format";
+    return GJ_PIX_FMT_NONE;
+}
+
+/* The planes of a planar picture must have the sizes its format gives them (FFmpeg's AV_CEIL_RSHIFT). */
+static int check_planes(const j2k_layout *l)
+{
+    for (int c = 1; c < 3; c++) {
+        int w = gj_frame_plane_width(l->native_format, c, l->out_width);
+        int h = gj_frame_plane_height(l->native_format, c, l->out_height);
+
+        if (l->plane_w[c] != w || l->plane_h[c] != h)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: component %d is %dx%d where %s has %dx%d",
+                           c, l->plane_w[c], l->plane_h[c], gj_pixel_format_describe(l->native_format)->name, w, h);
+    }
+    return 0;
+}
+
+static int check_size(const gj_j2k_stream *s)
+{
+    uint64_t samples = 0;
+
+    for (int c = 0; c < s->nb_comps; c++) {
+        const j2k_component *comp = &s->comps[c];
+
+        samples += (uint64_t)(j2k_ceil_div(s->x1, (uint32_t)comp->dx) - j2k_ceil_div(s->x0, (uint32_t)comp->dx)) *
+                   (j2k_ceil_div(s->y1, (uint32_t)comp->dy) - j2k_ceil_div(s->y0, (uint32_t)comp->dy));
+        if (samples > J2K_MAX_SAMPLES)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^31 samples (%ux%u, %d components)",
+                           s->x1 - s->x0, s->y1 - s->y0, s->nb_comps);
+    }
+    return 0;
+}
+
+/* T2 of every tile, then the tables. */
+static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layout *l, int *truncated)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, t;
+    j2k_tile_state *tiles = calloc((size_t)nb_tiles, sizeof(*tiles));
+
+    if (!tiles)
+        return GJ_ERROR_NOMEM;
+    for (t = 0; t < nb_tiles && ret >= 0; t++) {
+        if (!s->tiles[t].seen) {
+            /* A truncated codestream: the tile decodes empty (mid-grey), as OpenJPEG's does. */
+            gj_log(GJ_LOG_WARNING, "codestream: tile %d has no tile-part", t);
+            *truncated = 1;
+            if ((ret = j2k_tile_defaults(s, &s->tiles[t])) < 0)
+                break;
+        }
+        if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0 ||
+            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535)) < 0)
+            break;
+        *truncated |= tiles[t].truncated;
+    }
+    if (ret >= 0)
+        ret = j2k_layout_build(l, s, tiles, reduce);
+    for (t = 0; t < nb_tiles; t++)
+        j2k_tile_free(&tiles[t]);
+    free(tiles);
+    return ret;
+}
+
+/* The output stage's components and channels: the components, or a JP2 file's mapped channels. */
+static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_layout *l)
+{
+    gj_j2k_out_params *o = &l->out;
+    /* Samples are aligned to the most significant bit of the output's 8 or 16 bits. */
+    int deep = l->native_format == GJ_PIX_FMT_GRAY16 || l->native_format == GJ_PIX_FMT_RGB48;
+
+    memset(o, 0, sizeof(*o));
+    o->nb_comps = (gj_u32)(s->nb_comps > GJ_J2K_MAX_OUT_COMPS ? GJ_J2K_MAX_OUT_COMPS : s->nb_comps);
+    for (gj_u32 c = 0; c < o->nb_comps; c++) {
+        o->precision[c] = (gj_u32)s->comps[c].precision;
+        o->is_signed[c] = (gj_u32)s->comps[c].is_signed;
+    }
+    o->nb_channels = boxes->nb_channels ? (gj_u32)boxes->nb_channels : o->nb_comps;
+    for (gj_u32 c = 0; c < o->nb_channels; c++) {
+        int col = boxes->nb_channels ? boxes->channel_column[c] : -1;
+
+        o->channel_comp[c] = boxes->nb_channels ? (gj_u32)boxes->channel_component[c] : c;
+        o->channel_column[c] = col >= 0 ? (gj_u32)col : GJ_J2K_DIRECT;
+        o->shift[c] = (gj_u32)((deep ? 16 : 8) - (col >= 0 ? boxes->palette_depth[col]
+                                                           : s->comps[o->channel_comp[c]].precision));
+    }
+    o->bytes_per_sample = deep ? 2 : 1;
+    free(l->palette);
+    l->palette = NULL;
+    if (boxes->palette_entries) {
+        size_t n = (size_t)boxes->palette_entries * (size_t)boxes->palette_columns;
+
+        if (!(l->palette = malloc(n * sizeof(*l->palette))))
+            return GJ_ERROR_NOMEM;
+        memcpy(l->palette, boxes->palette, n * sizeof(*l->palette));
+        o->palette_entries = (gj_u32)boxes->palette_entries;
+        o->palette_columns = (gj_u32)boxes->palette_columns;
+    }
+    return 0;
+}
+
+int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers, j2k_layout *l,
+                    int *truncated)
+{
+    const uint8_t *cs;
+    size_t cs_size;
+    gj_j2k_stream s;
+    j2k_jp2 boxes;
+    const char *why = "";
+    int ret;
+
+    *truncated = 0;
+    if ((ret = j2k_find_codestream(data, size, &boxes, &cs, &cs_size)) < 0)
+        return ret;
+    if ((ret = j2k_parse_codestream(cs, cs_size, &s)) < 0) {
+        j2k_jp2_free(&boxes);
+        return ret;
+    }
+    *truncated = s.truncated;
+    l->native_format = j2k_native_format(&s, &boxes, &why);
+    if (l->native_format == GJ_PIX_FMT_NONE) {
+        ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: J2K output of %s", why);
+        goto out;
+    }
+    l->planar = gj_pixel_format_describe(l->native_format)->nb_planes > 1;
+    if ((ret = describe_output(&s, &boxes, l)) >= 0 && (ret = check_size(&s)) >= 0 &&
+        (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated)) >= 0 && l->planar)
+        ret = check_planes(l);
+out:
+    j2k_stream_free(&s);
+    j2k_jp2_free(&boxes);
+    return ret;
+}
+
+int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
+{
+    const uint8_t *cs;
+    size_t cs_size;
+    gj_j2k_stream s;
+    j2k_jp2 boxes;
+    const char *why = NULL;
+    int ret;
+
+    if (!data || !info)
+        return GJ_ERROR_INVAL;
+    memset(info, 0, sizeof(*info));
+    if ((ret = j2k_find_codestream(data, size, &boxes, &cs, &cs_size)) < 0)
+        return ret;
+    if ((ret = j2k_parse_main_header(cs, cs_size, &s)) < 0) {
+        j2k_jp2_free(&boxes);
+        return ret;
+    }
+    info->width = (int)(s.x1 - s.x0);
+    info->height = (int)(s.y1 - s.y0);
+    info->num_components = s.nb_comps;
+    for (int c = 0; c < s.nb_comps && c < GJ_J2K_MAX_INFO_COMPONENTS; c++) {
+        info->precision[c] = s.comps[c].precision;
+        info->is_signed[c] = s.comps[c].is_signed;
+        info->dx[c] = s.comps[c].dx;
+        info->dy[c] = s.comps[c].dy;
+    }
+    info->tiles_x = s.tiles_x;
+    info->tiles_y = s.tiles_y;
+    info->levels = s.comps[0].coding.levels;
+    info->layers = s.cod.layers;
+    info->reversible = s.comps[0].coding.reversible;
+    info->mct = s.cod.mct;
+    info->jp2 = boxes.codestream != NULL;
+    info->native_format = j2k_native_format(&s, &boxes, &why);
+    j2k_stream_free(&s);
+    j2k_jp2_free(&boxes);
+    return 0;
+}

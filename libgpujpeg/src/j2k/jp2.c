@@ -1,0 +1,229 @@
+/*
+ * JP2 boxes (T.800 Annex I): the signature, the header super box (ihdr, colr,
+ * pclr, cmap, cdef, res) and the Contiguous Codestream box.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "j2k/jp2.h"
+#include "log.h"
+#include "gpujpeg/common.h"
+
+#define BOX(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+int j2k_is_jp2(const uint8_t *data, size_t size)
+{
+    static const uint8_t signature[12] = { 0, 0, 0, 12, 'j', 'P', ' ', ' ', 0x0D, 0x0A, 0x87, 0x0A };
+
+    return size >= 12 && !memcmp(data, signature, 12);
+}
+
+/* One box: its type and contents. */
+typedef struct box {
+    uint32_t type;
+    const uint8_t *body;
+    size_t size;
+} box;
+
+/* I.4: LBox, TBox and an optional XLBox. */
+static int next_box(const uint8_t *data, size_t size, size_t *pos, box *b)
+{
+    uint32_t *type = &b->type;
+    uint64_t len;
+    size_t header = 8;
+
+    if (size - *pos < 8)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: a box header is cut at byte %zu", *pos);
+    len = rd32(data + *pos);
+    *type = rd32(data + *pos + 4);
+    if (len == 1) {
+        if (size - *pos < 16)
+            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: an extended box length is cut at byte %zu", *pos);
+        len = (uint64_t)rd32(data + *pos + 8) << 32 | rd32(data + *pos + 12);
+        header = 16;
+    } else if (len == 0) {
+        len = size - *pos;      /* the last box runs to the end of the file */
+    }
+    if (len < header || len > size - *pos)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: box '%c%c%c%c' has length %llu (%zu bytes left)",
+                       (char)(*type >> 24), (char)(*type >> 16), (char)(*type >> 8), (char)*type,
+                       (unsigned long long)len, size - *pos);
+    b->body = data + *pos + header;
+    b->size = (size_t)len - header;
+    *pos += (size_t)len;
+    return 0;
+}
+
+/* I.5.3.4: NE, NPC, the depth of each column, then the entries row by row. */
+static int parse_palette(const uint8_t *b, size_t n, j2k_jp2 *jp2)
+{
+    size_t pos = 3, row = 0;
+    int ne, npc;
+
+    if (n < 3)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes", n);
+    ne = b[0] << 8 | b[1];
+    npc = b[2];
+    if (ne < 1 || ne > 1024 || npc < 1)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr with %d entries of %d columns", ne, npc);
+    if (npc > J2K_JP2_MAX_CHANNELS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: a palette of %d columns", npc);
+    if (n < 3 + (size_t)npc)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes", n);
+    for (int c = 0; c < npc; c++) {
+        jp2->palette_depth[c] = (b[pos] & 0x7F) + 1;
+        if (b[pos] & 0x80)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: signed palette column %d", c);
+        if (jp2->palette_depth[c] > 16)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: %d-bit palette column", jp2->palette_depth[c]);
+        row += jp2->palette_depth[c] > 8 ? 2 : 1;
+        pos++;
+    }
+    if (n < pos + row * (size_t)ne)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes for %d entries", n, ne);
+    free(jp2->palette);
+    if (!(jp2->palette = malloc((size_t)ne * npc * sizeof(*jp2->palette))))
+        return GJ_ERROR_NOMEM;
+    for (int e = 0; e < ne; e++)
+        for (int c = 0; c < npc; c++) {
+            int wide = jp2->palette_depth[c] > 8;
+
+            jp2->palette[e * npc + c] = (uint16_t)(wide ? b[pos] << 8 | b[pos + 1] : b[pos]);
+            pos += wide ? 2 : 1;
+        }
+    jp2->palette_entries = ne;
+    jp2->palette_columns = npc;
+    return 0;
+}
+
+/* I.5.3.5: for each channel, CMP (2 bytes), MTYP and PCOL. */
+static int parse_component_map(const uint8_t *b, size_t n, j2k_jp2 *jp2)
+{
+    int channels = (int)(n / 4);
+
+    if (n % 4 || channels < 1)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cmap is %zu bytes", n);
+    if (channels > J2K_JP2_MAX_CHANNELS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: cmap with %d channels", channels);
+    for (int i = 0; i < channels; i++) {
+        const uint8_t *m = b + 4 * i;
+
+        jp2->channel_component[i] = m[0] << 8 | m[1];
+        if (m[2] > 1)
+            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cmap channel %d has mapping type %d", i, m[2]);
+        jp2->channel_column[i] = m[2] == 1 ? m[3] : -1;
+    }
+    jp2->nb_channels = channels;
+    return 0;
+}
+
+/* I.5.3: the JP2 Header box's contents. */
+static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
+{
+    size_t pos = 0;
+    int seen_ihdr = 0, ret;
+
+    while (pos < size) {
+        box bx;
+        const uint8_t *b;
+        size_t n;
+
+        if ((ret = next_box(data, size, &pos, &bx)) < 0)
+            return ret;
+        b = bx.body;
+        n = bx.size;
+        switch (bx.type) {
+        case BOX('i', 'h', 'd', 'r'):
+            if (n < 14)
+                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: ihdr is %zu bytes", n);
+            jp2->height = rd32(b);
+            jp2->width = rd32(b + 4);
+            jp2->nb_comps = b[8] << 8 | b[9];
+            jp2->bpc = b[10];
+            seen_ihdr = 1;
+            break;
+        case BOX('c', 'o', 'l', 'r'):
+            /* Only the first colr counts (I.5.3.3). */
+            if (n < 3)
+                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: colr is %zu bytes", n);
+            if (!jp2->colour_method) {
+                jp2->colour_method = b[0];
+                if (b[0] == 1 && n >= 7)
+                    jp2->enum_cs = (int)rd32(b + 3);
+            }
+            break;
+        case BOX('p', 'c', 'l', 'r'):
+            if ((ret = parse_palette(b, n, jp2)) < 0)
+                return ret;
+            break;
+        case BOX('c', 'm', 'a', 'p'):
+            if ((ret = parse_component_map(b, n, jp2)) < 0)
+                return ret;
+            break;
+        case BOX('c', 'd', 'e', 'f'):
+            jp2->has_cdef = 1;
+            break;
+        default:
+            break;      /* res, uuid, ... */
+        }
+    }
+    if (!seen_ihdr)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: jp2h has no ihdr box");
+    return 0;
+}
+
+static int parse_boxes(const uint8_t *data, size_t size, j2k_jp2 *jp2)
+{
+    size_t pos = 12;
+    int seen_header = 0, ret;
+
+    if (!j2k_is_jp2(data, size))
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: no signature box");
+    while (pos < size) {
+        box b;
+
+        if ((ret = next_box(data, size, &pos, &b)) < 0)
+            return ret;
+        if (b.type == BOX('j', 'p', '2', 'h')) {
+            if ((ret = parse_header_box(b.body, b.size, jp2)) < 0)
+                return ret;
+            seen_header = 1;
+        } else if (b.type == BOX('j', 'p', '2', 'c')) {
+            if (!seen_header)
+                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: jp2c comes before jp2h");
+            jp2->codestream = b.body;
+            jp2->codestream_size = b.size;
+            break;
+        }
+    }
+    if (!jp2->codestream)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: no jp2c (codestream) box");
+    if (jp2->palette_entries && !jp2->nb_channels)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr without cmap");
+    for (int i = 0; i < jp2->nb_channels; i++)
+        if (jp2->channel_column[i] >= (jp2->palette_entries ? jp2->palette_columns : 0))
+            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cmap channel %d names palette column %d of %d", i,
+                           jp2->channel_column[i], jp2->palette_columns);
+    return 0;
+}
+
+int j2k_parse_jp2(const uint8_t *data, size_t size, j2k_jp2 *jp2)
+{
+    int ret;
+
+    memset(jp2, 0, sizeof(*jp2));
+    if ((ret = parse_boxes(data, size, jp2)) < 0)
+        j2k_jp2_free(jp2);
+    return ret;
+}
+
+void j2k_jp2_free(j2k_jp2 *jp2)
+{
+    free(jp2->palette);
+    memset(jp2, 0, sizeof(*jp2));
+}

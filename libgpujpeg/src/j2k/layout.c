@@ -1,0 +1,334 @@
+/*
+ * From the tiles' T2 state to the kernels' tables: every code-block with its
+ * segments and joined data (T1), the IDWT's jobs level by level, and the output
+ * stage's tiles. Each tile-component's coefficients occupy one rectangle of the
+ * coefficient buffer in the sub-band layout of T.800 F.3.3 (the lower resolution
+ * in the top-left corner, then HL, LH, HH around it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "j2k/array.h"
+#include "j2k/layout.h"
+#include "log.h"
+#include "gpujpeg/common.h"
+
+#define GROW(l, arr, count, cap, extra) J2K_GROW((l)->arr, (l)->count, (l)->cap, extra)
+
+/* The code-block's segments and bytes, in order, into the tables. */
+static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock *cb, gj_j2k_cblk *d)
+{
+    int ret;
+
+    if (l->data_size + cb->bytes > UINT32_MAX)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 4 GiB of code-block data");
+    if ((ret = GROW(l, data, data_size, data_cap, cb->bytes)) < 0 ||
+        (ret = GROW(l, segments, nb_segments, segments_cap, (size_t)cb->nb_segs)) < 0)
+        return ret;
+    d->data_offset = (gj_u32)l->data_size;
+    d->seg_first = (gj_u32)l->nb_segments;
+    for (int32_t c = cb->first_chunk; c >= 0; c = ts->chunks[c].next) {
+        memcpy(l->data + l->data_size, ts->tile->data.data + ts->chunks[c].offset, ts->chunks[c].length);
+        l->data_size += ts->chunks[c].length;
+    }
+    for (int32_t s = cb->first_seg; s >= 0; s = ts->segs[s].next) {
+        const j2k_segment *seg = &ts->segs[s];
+
+        if (!seg->passes)
+            continue;
+        if (seg->length >= (1u << 24))
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: a %u-byte code-block segment", seg->length);
+        l->segments[l->nb_segments++] = (uint32_t)seg->passes << 24 | seg->length;
+        d->seg_count++;
+    }
+    return 0;
+}
+
+static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_component *comp,
+                         const j2k_band *band, const j2k_codeblock *cb, uint32_t offset, uint32_t stride)
+{
+    gj_j2k_cblk *d;
+    int planes = cb->coded_planes + comp->roi_shift, ret;
+
+    if ((ret = GROW(l, cblks, nb_cblks, cblks_cap, 1)) < 0)
+        return ret;
+    d = &l->cblks[l->nb_cblks++];
+    memset(d, 0, sizeof(*d));
+    d->coef_offset = offset + (uint32_t)(band->mallat_y + cb->y0 - band->y0) * stride +
+                     (uint32_t)(band->mallat_x + cb->x0 - band->x0);
+    d->stride = stride;
+    d->width = (gj_u16)(cb->x1 - cb->x0);
+    d->height = (gj_u16)(cb->y1 - cb->y0);
+    d->flags_offset = (gj_u32)l->flags_count;
+    l->flags_count += (size_t)d->width * ((d->height + 3u) & ~3u);
+    if (l->flags_count > UINT32_MAX)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^32 code-block samples");
+    d->orientation = (gj_u8)band->orientation;
+    d->style = (gj_u8)comp->coding.cblk_style;
+    d->roi_shift = (gj_u8)comp->roi_shift;
+    if (!comp->coding.reversible) {
+        d->step_mult = 2048u + (gj_u32)band->mantissa;
+        d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + GJ_J2K_FRAC_BITS(comp->precision);
+    }
+    if (!cb->passes || cb->coded_planes <= 0)
+        return 0;       /* nothing coded: zeros */
+    if (planes > 30 || comp->roi_shift > 30)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %d bit-planes in a code-block", planes);
+    d->planes = (gj_u8)planes;
+    d->passes = (gj_u16)(cb->passes > 0xFFFF ? 0xFFFF : cb->passes);
+    return add_data(l, ts, cb, d);
+}
+
+/* The code-blocks of resolutions 0..top of one tile-component. */
+static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, int top, uint32_t offset)
+{
+    const j2k_tile_component *tc = &ts->comps[c];
+    const j2k_component *comp = &ts->tile->comps[c];
+    uint32_t stride = (uint32_t)(tc->res[top].x1 - tc->res[top].x0);
+    int ret;
+
+    for (int r = 0; r <= top; r++) {
+        const j2k_resolution *res = &tc->res[r];
+
+        for (int p = 0; p < res->pw * res->ph; p++)
+            for (int b = 0; b < res->nb_bands; b++) {
+                const j2k_precinct_band *pb = j2k_precinct_band_at(res, p, b);
+
+                for (int i = 0; i < pb->cw * pb->ch; i++)
+                    if ((ret = add_codeblock(l, ts, comp, &res->bands[b], &ts->cblks[pb->first_cblk + i],
+                                             offset, stride)) < 0)
+                        return ret;
+            }
+    }
+    return 0;
+}
+
+/* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
+static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
+                       int vertical, uint64_t *threads)
+{
+    const j2k_resolution *res = &tc->res[r], *low = &tc->res[r - 1];
+    gj_j2k_dwt_job *j;
+    int ret;
+
+    if (res->x1 == res->x0 || res->y1 == res->y0)
+        return 0;
+    if ((ret = GROW(l, jobs, nb_jobs, jobs_cap, 1)) < 0)
+        return ret;
+    j = &l->jobs[l->nb_jobs++];
+    j->thread_first = (gj_u32)*threads;
+    j->offset = offset;
+    j->stride = stride;
+    j->width = (gj_u32)(res->x1 - res->x0);
+    j->height = (gj_u32)(res->y1 - res->y0);
+    j->low_count = (gj_u32)(vertical ? low->y1 - low->y0 : low->x1 - low->x0);
+    j->parity = (gj_u32)((vertical ? res->y0 : res->x0) & 1);
+    j->vertical = (gj_u32)vertical;
+    *threads += (uint64_t)j->width * j->height;
+    return 0;
+}
+
+/*
+ * The IDWT passes. Tile-components may have different numbers of levels: all
+ * finish together, each starting when the levels left equal its own.
+ */
+static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
+                          const uint32_t *offsets, int reduce)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y, max_levels = 0, ret;
+
+    for (int t = 0; t < nb_tiles; t++)
+        for (int c = 0; c < s->nb_comps; c++)
+            if (tiles[t].comps[c].nb_res - 1 - reduce > max_levels)
+                max_levels = tiles[t].comps[c].nb_res - 1 - reduce;
+    for (int it = 0; it < max_levels; it++)
+        for (int vertical = 0; vertical < 2; vertical++)
+            for (int irreversible = 0; irreversible < 2; irreversible++) {
+                j2k_dwt_pass pass = { (uint32_t)l->nb_jobs, 0, 0, irreversible, vertical };
+
+                for (int t = 0; t < nb_tiles; t++)
+                    for (int c = 0; c < s->nb_comps; c++) {
+                        const j2k_tile_component *tc = &tiles[t].comps[c];
+                        int levels = tc->nb_res - 1 - reduce, r = it - (max_levels - levels) + 1;
+                        int top = tc->nb_res - 1 - reduce;
+
+                        if (r < 1 || tiles[t].tile->comps[c].coding.reversible == irreversible)
+                            continue;
+                        if (pass.threads > UINT32_MAX)
+                            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
+                        if ((ret = add_dwt_job(l, tc, r, offsets[t * s->nb_comps + c],
+                                               (uint32_t)(tc->res[top].x1 - tc->res[top].x0), vertical,
+                                               &pass.threads)) < 0)
+                            return ret;
+                    }
+                pass.count = (uint32_t)(l->nb_jobs - pass.first);
+                if (!pass.count)
+                    continue;
+                if ((ret = GROW(l, passes, nb_passes, passes_cap, 1)) < 0)
+                    return ret;
+                l->passes[l->nb_passes++] = pass;
+            }
+    return 0;
+}
+
+/* Where component c's samples start on its own grid at 1/2^reduce (B-12, B-14). */
+static uint32_t component_origin(uint32_t x0, int d, int reduce)
+{
+    return j2k_ceil_div(x0, (uint64_t)d << reduce);
+}
+
+/* The output stage's tiles, positioned in the reduced picture of component 0's grid. */
+static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
+                         const uint32_t *offsets, int reduce)
+{
+    const j2k_component *c0 = &s->comps[0];
+    uint32_t ox = component_origin(s->x0, c0->dx, reduce), oy = component_origin(s->y0, c0->dy, reduce);
+    int nb_tiles = s->tiles_x * s->tiles_y, nc = l->out.nb_comps, ret;
+
+    for (int t = 0; t < nb_tiles; t++) {
+        const j2k_tile_state *ts = &tiles[t];
+        const j2k_resolution *top = &ts->comps[0].res[ts->comps[0].nb_res - 1 - reduce];
+        gj_j2k_out_tile *o;
+
+        if (top->x1 == top->x0 || top->y1 == top->y0)
+            continue;
+        if ((ret = GROW(l, out_tiles, nb_out_tiles, out_tiles_cap, 1)) < 0)
+            return ret;
+        o = &l->out_tiles[l->nb_out_tiles++];
+        memset(o, 0, sizeof(*o));
+        o->thread_first = (gj_u32)l->out_threads;
+        o->x0 = (gj_u32)top->x0 - ox;
+        o->y0 = (gj_u32)top->y0 - oy;
+        o->width = (gj_u32)(top->x1 - top->x0);
+        o->height = (gj_u32)(top->y1 - top->y0);
+        o->mct = (gj_u32)ts->tile->cod.mct;
+        for (int c = 0; c < nc; c++) {
+            const j2k_tile_component *tc = &ts->comps[c];
+            const j2k_resolution *rc = &tc->res[tc->nb_res - 1 - reduce];
+
+            o->coef_offset[c] = offsets[t * s->nb_comps + c];
+            o->stride[c] = (gj_u32)(rc->x1 - rc->x0);
+            o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 : GJ_J2K_FRAC_BITS(ts->tile->comps[c].precision);
+        }
+        l->out_threads += (uint64_t)o->width * o->height;
+        if (l->out_threads > UINT32_MAX)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
+    }
+    return 0;
+}
+
+/* The planar output stage's jobs: every tile of component 0, then of 1, then of 2. */
+static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
+                          const uint32_t *offsets, int reduce)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y, ret;
+
+    for (int c = 0; c < 3; c++) {
+        const j2k_component *comp = &s->comps[c];
+        uint32_t ox = component_origin(s->x0, comp->dx, reduce), oy = component_origin(s->y0, comp->dy, reduce);
+        uint64_t threads = 0;
+
+        l->plane_first[c] = (uint32_t)l->nb_plane_jobs;
+        l->plane_w[c] = (int)(component_origin(s->x1, comp->dx, reduce) - ox);
+        l->plane_h[c] = (int)(component_origin(s->y1, comp->dy, reduce) - oy);
+        for (int t = 0; t < nb_tiles; t++) {
+            const j2k_tile_component *tc = &tiles[t].comps[c];
+            const j2k_resolution *top = &tc->res[tc->nb_res - 1 - reduce];
+            gj_j2k_plane_job *j;
+
+            if (top->x1 == top->x0 || top->y1 == top->y0)
+                continue;
+            if ((ret = GROW(l, plane_jobs, nb_plane_jobs, plane_jobs_cap, 1)) < 0)
+                return ret;
+            j = &l->plane_jobs[l->nb_plane_jobs++];
+            j->thread_first = (gj_u32)threads;
+            j->x0 = (gj_u32)top->x0 - ox;
+            j->y0 = (gj_u32)top->y0 - oy;
+            j->width = (gj_u32)(top->x1 - top->x0);
+            j->height = (gj_u32)(top->y1 - top->y0);
+            j->coef_offset = offsets[t * s->nb_comps + c];
+            j->stride = j->width;
+            j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 :
+                           GJ_J2K_FRAC_BITS(tiles[t].tile->comps[c].precision);
+            threads += (uint64_t)j->width * j->height;
+        }
+        l->plane_count[c] = (uint32_t)(l->nb_plane_jobs - l->plane_first[c]);
+        l->plane_threads[c] = threads;
+    }
+    return 0;
+}
+
+/* Most coding passes first, so that a warp's threads do alike work and the longest start first. */
+static int compare_work(const void *pa, const void *pb)
+{
+    const gj_j2k_cblk *a = pa, *b = pb;
+
+    if (a->passes != b->passes)
+        return a->passes > b->passes ? -1 : 1;
+    return a->coef_offset < b->coef_offset ? -1 : a->coef_offset > b->coef_offset;
+}
+
+int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0;
+    uint32_t *offsets;
+
+    j2k_layout_reset(l);
+    if (!(offsets = malloc((size_t)nb_tiles * s->nb_comps * sizeof(*offsets))))
+        return GJ_ERROR_NOMEM;
+    for (int t = 0; t < nb_tiles && ret >= 0; t++)
+        for (int c = 0; c < s->nb_comps; c++) {
+            const j2k_tile_component *tc = &tiles[t].comps[c];
+            int top = tc->nb_res - 1 - reduce;
+            const j2k_resolution *r;
+
+            if (top < 0) {
+                ret = gj_fail(GJ_ERROR_INVAL, "reduce %d: component %d of tile %d has %d decomposition levels",
+                              reduce, c, t, tc->nb_res - 1);
+                break;
+            }
+            r = &tc->res[top];
+            offsets[t * s->nb_comps + c] = (uint32_t)l->coef_count;
+            l->coef_count += (size_t)(r->x1 - r->x0) * (size_t)(r->y1 - r->y0);
+            if (l->coef_count >= UINT32_MAX) {
+                ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^32 coefficients");
+                break;
+            }
+            if ((ret = add_tile_component(l, &tiles[t], c, top, offsets[t * s->nb_comps + c])) < 0)
+                break;
+        }
+    /* Each code-block carries its own offsets: T1 may take them in any order. */
+    if (ret >= 0)
+        qsort(l->cblks, l->nb_cblks, sizeof(*l->cblks), compare_work);
+    if (ret >= 0)
+        ret = add_dwt_passes(l, s, tiles, offsets, reduce);
+    if (ret >= 0) {
+        const j2k_component *c0 = &s->comps[0];
+
+        l->out_width = (int)(component_origin(s->x1, c0->dx, reduce) - component_origin(s->x0, c0->dx, reduce));
+        l->out_height = (int)(component_origin(s->y1, c0->dy, reduce) - component_origin(s->y0, c0->dy, reduce));
+        ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, reduce) : add_out_tiles(l, s, tiles, offsets, reduce);
+    }
+    free(offsets);
+    return ret;
+}
+
+void j2k_layout_reset(j2k_layout *l)
+{
+    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->flags_count = 0;
+    l->nb_jobs = l->nb_passes = l->nb_out_tiles = l->nb_plane_jobs = 0;
+    l->out_threads = 0;
+}
+
+void j2k_layout_free(j2k_layout *l)
+{
+    free(l->cblks);
+    free(l->segments);
+    free(l->data);
+    free(l->jobs);
+    free(l->passes);
+    free(l->out_tiles);
+    free(l->plane_jobs);
+    free(l->palette);
+    memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,61 @@
+/*
+ * The GPU's view of a decoded codestream: flat tables built from the tiles' T2
+ * state (layout.c) for the kernels of j2k_t1.h, j2k_dwt.h and j2k_output.h.
+ */
+#ifndef GJ_J2K_LAYOUT_H
+#define GJ_J2K_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpujpeg/frame.h"
+#include "j2k/tile.h"
+#include "kernels/j2k_params.h"
+
+/* One launch of the IDWT: jobs [first, first + count) in one direction, one filter. */
+typedef struct j2k_dwt_pass {
+    uint32_t first, count;
+    uint64_t threads;
+    int irreversible;
+    int vertical;
+} j2k_dwt_pass;
+
+typedef struct j2k_layout {
+    gj_j2k_cblk *cblks;
+    size_t nb_cblks, cblks_cap;
+    uint32_t *segments;
+    size_t nb_segments, segments_cap;
+    uint8_t *data;
+    size_t data_size, data_cap;
+    size_t coef_count;              /* coefficients of every tile-component, at the decoded size */
+    size_t flags_count;             /* T1's state words of every code-block */
+    gj_j2k_dwt_job *jobs;
+    size_t nb_jobs, jobs_cap;
+    j2k_dwt_pass *passes;
+    size_t nb_passes, passes_cap;
+    gj_j2k_out_tile *out_tiles;     /* interleaved output: every component of a pixel at once */
+    size_t nb_out_tiles, out_tiles_cap;
+    uint64_t out_threads;
+    int planar;                     /* the output is planar: plane_jobs instead of out_tiles */
+    gj_j2k_plane_job *plane_jobs;   /* plane p's are [plane_first[p], + plane_count[p]) */
+    size_t nb_plane_jobs, plane_jobs_cap;
+    uint32_t plane_first[3], plane_count[3];
+    uint64_t plane_threads[3];
+    int plane_w[3], plane_h[3];     /* each component's size in the decoded picture */
+    gj_j2k_out_params out;          /* nb_comps, precision, signedness (the caller adds the pixel layout) */
+    int out_width, out_height;      /* the decoded picture */
+    uint16_t *palette;              /* a JP2 palette (out.palette_entries x out.palette_columns), or NULL */
+    enum gj_pixel_format native_format;
+} j2k_layout;
+
+/*
+ * Builds the tables for the tiles (every tile of s, T2 done) decoded at
+ * 1/2^reduce of the full size, for interleaved or (l->planar set) planar output.
+ * Returns 0 or a negative code (picture too large, ...).
+ */
+int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce);
+/* Empties the tables, keeping their memory for the next picture. */
+void j2k_layout_reset(j2k_layout *l);
+void j2k_layout_free(j2k_layout *l);
+
+#endif /* GJ_J2K_LAYOUT_H */

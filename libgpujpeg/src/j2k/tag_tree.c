@@ -1,0 +1,129 @@
+/* Tag trees (T.800 B.10.2) and packet-header bits (B.10.1). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "j2k/tag_tree.h"
+#include "gpujpeg/common.h"
+
+void j2k_bits_init(j2k_bits *b, const uint8_t *data, size_t size)
+{
+    memset(b, 0, sizeof(*b));
+    b->data = data;
+    b->size = size;
+}
+
+/* The next byte's bits: 7 after an 0xFF, else 8. Past the end: zeros, flagged. */
+static void next_byte(j2k_bits *b)
+{
+    int after_ff = b->byte == 0xFF;
+
+    if (b->pos < b->size) {
+        b->byte = b->data[b->pos++];
+    } else {
+        b->byte = 0;
+        b->overrun = 1;
+    }
+    b->left = after_ff ? 7 : 8;
+}
+
+unsigned j2k_bits_read(j2k_bits *b, int n)
+{
+    unsigned v = 0;
+
+    while (n-- > 0) {
+        if (b->left == 0)
+            next_byte(b);
+        b->left--;
+        v = v << 1 | ((b->byte >> b->left) & 1);
+    }
+    return v;
+}
+
+void j2k_bits_align(j2k_bits *b)
+{
+    if (b->byte == 0xFF && b->pos > 0) {
+        if (b->pos < b->size)
+            b->pos++;
+        else
+            b->overrun = 1;
+        b->byte = 0;
+    }
+    b->left = 0;
+}
+
+int j2k_tag_tree_init(j2k_tag_tree *t, int w, int h)
+{
+    int lw = w, lh = h, count = 0, level_start = 0, i;
+
+    memset(t, 0, sizeof(*t));
+    if (w <= 0 || h <= 0)
+        return 0;
+    do {
+        count += lw * lh;
+        if (lw == 1 && lh == 1)
+            break;
+        lw = (lw + 1) / 2;
+        lh = (lh + 1) / 2;
+    } while (1);
+    if (!(t->nodes = malloc((size_t)count * sizeof(*t->nodes))))
+        return GJ_ERROR_NOMEM;
+    t->w = w;
+    t->h = h;
+    t->count = count;
+    lw = w;
+    lh = h;
+    for (;;) {
+        int next_start = level_start + lw * lh;
+        int nw = (lw + 1) / 2;
+
+        for (i = 0; i < lw * lh; i++) {
+            j2k_tag_node *n = &t->nodes[level_start + i];
+
+            n->value = INT32_MAX;
+            n->low = 0;
+            n->parent = (lw == 1 && lh == 1) ? -1 : next_start + (i / lw / 2) * nw + (i % lw) / 2;
+        }
+        if (lw == 1 && lh == 1)
+            break;
+        level_start = next_start;
+        lw = nw;
+        lh = (lh + 1) / 2;
+    }
+    return 0;
+}
+
+void j2k_tag_tree_free(j2k_tag_tree *t)
+{
+    free(t->nodes);
+    memset(t, 0, sizeof(*t));
+}
+
+int j2k_tag_tree_decode(j2k_tag_tree *t, j2k_bits *b, int leaf, int32_t threshold)
+{
+    int32_t path[32], low = 0;
+    int depth = 0, n = leaf;
+
+    /* Root first: each node's bound is at least its parent's (B.10.2). */
+    while (n >= 0 && depth < 32) {
+        path[depth++] = n;
+        n = t->nodes[n].parent;
+    }
+    while (depth-- > 0) {
+        j2k_tag_node *node = &t->nodes[path[depth]];
+
+        if (low > node->low)
+            node->low = low;
+        else
+            low = node->low;
+        while (low < threshold && low < node->value) {
+            if (j2k_bits_read(b, 1))
+                node->value = low;
+            else
+                low++;
+            if (b->overrun)
+                break;
+        }
+        node->low = low;
+    }
+    return t->nodes[leaf].value < threshold;
+}

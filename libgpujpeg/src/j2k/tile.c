@@ -1,0 +1,238 @@
+/*
+ * A tile's geometry (T.800 B.5-B.7): tile-components (B-12), resolutions (B-14),
+ * sub-bands (B-15), precincts (B.6) and code-blocks (B.7), and the step sizes of
+ * every sub-band (E.1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "j2k/tile.h"
+#include "log.h"
+#include "gpujpeg/common.h"
+
+/* ceil(a / 2^e) and floor(a / 2^e) for any sign of a. */
+static int64_t ceil_pow2(int64_t a, int e)
+{
+    return -((-a) >> e);
+}
+
+static int64_t floor_pow2(int64_t a, int e)
+{
+    return a >> e;
+}
+
+/* E.1: the step size exponent and mantissa of band number b (0 = LL, then HL, LH, HH per level). */
+static int band_step(const j2k_quant *q, int levels, int b, int decomposition_level, int *exponent, int *mantissa)
+{
+    if (q->style == J2K_QUANT_DERIVED) {
+        /* E-5: derived from the LL band's values. */
+        *exponent = q->exponent[0] - levels + decomposition_level;
+        *mantissa = q->mantissa[0];
+        if (*exponent < 0)
+            return gj_fail(GJ_ERROR_INVALIDDATA, "QCD: derived exponent %d for band %d", *exponent, b);
+        return 0;
+    }
+    if (b >= q->nb_steps)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "QCD: %d step sizes for %d decomposition levels",
+                       q->nb_steps, levels);
+    *exponent = q->exponent[b];
+    *mantissa = q->mantissa[b];
+    return 0;
+}
+
+static int init_band(j2k_band *band, const j2k_component *comp, const j2k_tile_component *tc,
+                     int r, int orientation)
+{
+    const j2k_coding *cod = &comp->coding;
+    int levels = cod->levels;
+    int nb = r == 0 ? levels : levels - r + 1;      /* the band's decomposition level */
+    int xob = orientation == J2K_HL || orientation == J2K_HH;
+    int yob = orientation == J2K_LH || orientation == J2K_HH;
+    int index = r == 0 ? 0 : 3 * (r - 1) + orientation;
+    const j2k_resolution *res = &tc->res[r];
+    int ret;
+
+    band->orientation = orientation;
+    /* B-15 */
+    band->x0 = (int)ceil_pow2((int64_t)tc->x0 - ((int64_t)xob << nb >> 1), nb);
+    band->y0 = (int)ceil_pow2((int64_t)tc->y0 - ((int64_t)yob << nb >> 1), nb);
+    band->x1 = (int)ceil_pow2((int64_t)tc->x1 - ((int64_t)xob << nb >> 1), nb);
+    band->y1 = (int)ceil_pow2((int64_t)tc->y1 - ((int64_t)yob << nb >> 1), nb);
+    band->prec_w_exp = r == 0 ? res->prec_w_exp : res->prec_w_exp - 1;
+    band->prec_h_exp = r == 0 ? res->prec_h_exp : res->prec_h_exp - 1;
+    band->cblk_w_exp = cod->cblk_w_exp < band->prec_w_exp ? cod->cblk_w_exp : band->prec_w_exp;
+    band->cblk_h_exp = cod->cblk_h_exp < band->prec_h_exp ? cod->cblk_h_exp : band->prec_h_exp;
+    band->log2_gain = xob + yob;
+    if ((ret = band_step(&comp->quant, levels, index, nb, &band->exponent, &band->mantissa)) < 0)
+        return ret;
+    band->mb = comp->quant.guard_bits + band->exponent - 1;
+    if (band->mb > 30 || band->mb < 0)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: QCD: %d magnitude bit-planes in a sub-band",
+                       band->mb);
+    /* In the coefficient layout, the lower resolution fills the top-left corner. */
+    if (r == 0) {
+        band->mallat_x = band->mallat_y = 0;
+    } else {
+        band->mallat_x = xob ? tc->res[r - 1].x1 - tc->res[r - 1].x0 : 0;
+        band->mallat_y = yob ? tc->res[r - 1].y1 - tc->res[r - 1].y0 : 0;
+    }
+    return 0;
+}
+
+/* B.6-B.7: the code-blocks of one precinct in one band. */
+static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j2k_band *band,
+                              int64_t px0, int64_t py0)
+{
+    int64_t x0 = px0 > band->x0 ? px0 : band->x0;
+    int64_t y0 = py0 > band->y0 ? py0 : band->y0;
+    int64_t x1 = px0 + ((int64_t)1 << band->prec_w_exp), y1 = py0 + ((int64_t)1 << band->prec_h_exp);
+    int i, j, ret;
+
+    if (x1 > band->x1)
+        x1 = band->x1;
+    if (y1 > band->y1)
+        y1 = band->y1;
+    pb->first_cblk = ts->nb_cblks;
+    if (x0 >= x1 || y0 >= y1)
+        return 0;
+    pb->cblk_x0 = (int)floor_pow2(x0, band->cblk_w_exp);
+    pb->cblk_y0 = (int)floor_pow2(y0, band->cblk_h_exp);
+    pb->cw = (int)(ceil_pow2(x1, band->cblk_w_exp) - pb->cblk_x0);
+    pb->ch = (int)(ceil_pow2(y1, band->cblk_h_exp) - pb->cblk_y0);
+    if ((int64_t)ts->nb_cblks + (int64_t)pb->cw * pb->ch > (1 << 26))
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^26 code-blocks in tile %d", ts->index);
+    {
+        size_t need = (size_t)ts->nb_cblks + (size_t)pb->cw * pb->ch;
+        j2k_codeblock *c = realloc(ts->cblks, need * sizeof(*c));
+
+        if (!c)
+            return GJ_ERROR_NOMEM;
+        ts->cblks = c;
+    }
+    for (j = 0; j < pb->ch; j++) {
+        for (i = 0; i < pb->cw; i++) {
+            j2k_codeblock *cb = &ts->cblks[ts->nb_cblks++];
+            int64_t cx0 = (int64_t)(pb->cblk_x0 + i) << band->cblk_w_exp;
+            int64_t cy0 = (int64_t)(pb->cblk_y0 + j) << band->cblk_h_exp;
+
+            memset(cb, 0, sizeof(*cb));
+            cb->x0 = (int)(cx0 > x0 ? cx0 : x0);
+            cb->y0 = (int)(cy0 > y0 ? cy0 : y0);
+            cb->x1 = (int)(cx0 + ((int64_t)1 << band->cblk_w_exp) < x1 ? cx0 + ((int64_t)1 << band->cblk_w_exp) : x1);
+            cb->y1 = (int)(cy0 + ((int64_t)1 << band->cblk_h_exp) < y1 ? cy0 + ((int64_t)1 << band->cblk_h_exp) : y1);
+            cb->len_bits = 3;
+            cb->first_seg = cb->last_seg = -1;
+            cb->first_chunk = cb->last_chunk = -1;
+        }
+    }
+    if ((ret = j2k_tag_tree_init(&pb->inclusion, pb->cw, pb->ch)) < 0 ||
+        (ret = j2k_tag_tree_init(&pb->zero_planes, pb->cw, pb->ch)) < 0)
+        return ret;
+    return 0;
+}
+
+static int init_resolution(j2k_tile_state *ts, const j2k_component *comp, j2k_tile_component *tc,
+                           int r, size_t *packets, int layers)
+{
+    const j2k_coding *cod = &comp->coding;
+    j2k_resolution *res = &tc->res[r];
+    int shift = cod->levels - r, b, p, ret;
+    int64_t prx0, pry0;
+
+    /* B-14 */
+    res->x0 = (int)ceil_pow2(tc->x0, shift);
+    res->y0 = (int)ceil_pow2(tc->y0, shift);
+    res->x1 = (int)ceil_pow2(tc->x1, shift);
+    res->y1 = (int)ceil_pow2(tc->y1, shift);
+    res->prec_w_exp = cod->precinct_w_exp[r];
+    res->prec_h_exp = cod->precinct_h_exp[r];
+    /* B-16 */
+    res->pw = res->x0 == res->x1 ? 0 : (int)(ceil_pow2(res->x1, res->prec_w_exp) - floor_pow2(res->x0, res->prec_w_exp));
+    res->ph = res->y0 == res->y1 ? 0 : (int)(ceil_pow2(res->y1, res->prec_h_exp) - floor_pow2(res->y0, res->prec_h_exp));
+    res->nb_bands = r == 0 ? 1 : 3;
+    for (b = 0; b < res->nb_bands; b++)
+        if ((ret = init_band(&res->bands[b], comp, tc, r, r == 0 ? J2K_LL : b + 1)) < 0)
+            return ret;
+    if ((int64_t)res->pw * res->ph > (1 << 24))
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %d x %d precincts", res->pw, res->ph);
+    res->packet_base = *packets;
+    *packets += (size_t)res->pw * res->ph * (size_t)layers;
+    if (!res->pw || !res->ph)
+        return 0;
+    if (!(res->precincts = calloc((size_t)res->pw * res->ph * res->nb_bands, sizeof(*res->precincts))))
+        return GJ_ERROR_NOMEM;
+    prx0 = floor_pow2(res->x0, res->prec_w_exp) << res->prec_w_exp;
+    pry0 = floor_pow2(res->y0, res->prec_h_exp) << res->prec_h_exp;
+    for (p = 0; p < res->pw * res->ph; p++) {
+        int64_t px = prx0 + ((int64_t)(p % res->pw) << res->prec_w_exp);
+        int64_t py = pry0 + ((int64_t)(p / res->pw) << res->prec_h_exp);
+
+        for (b = 0; b < res->nb_bands; b++) {
+            int64_t bx = r == 0 ? px : px >> 1, by = r == 0 ? py : py >> 1;
+
+            if ((ret = init_precinct_band(ts, j2k_precinct_band_at(res, p, b), &res->bands[b], bx, by)) < 0)
+                return ret;
+        }
+    }
+    return 0;
+}
+
+int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
+{
+    const j2k_tile *t = &s->tiles[index];
+    int p = index % s->tiles_x, q = index / s->tiles_x, c, r, ret;
+    size_t packets = 0;
+
+    memset(ts, 0, sizeof(*ts));
+    ts->index = index;
+    ts->tile = t;
+    /* B-7 */
+    ts->x0 = (int)((uint64_t)s->tx0 + (uint64_t)p * s->tw > s->x0 ? s->tx0 + (uint64_t)p * s->tw : s->x0);
+    ts->y0 = (int)((uint64_t)s->ty0 + (uint64_t)q * s->th > s->y0 ? s->ty0 + (uint64_t)q * s->th : s->y0);
+    ts->x1 = (int)((uint64_t)s->tx0 + (uint64_t)(p + 1) * s->tw < s->x1 ? s->tx0 + (uint64_t)(p + 1) * s->tw : s->x1);
+    ts->y1 = (int)((uint64_t)s->ty0 + (uint64_t)(q + 1) * s->th < s->y1 ? s->ty0 + (uint64_t)(q + 1) * s->th : s->y1);
+    if (!(ts->comps = calloc((size_t)s->nb_comps, sizeof(*ts->comps))))
+        return GJ_ERROR_NOMEM;
+    ts->nb_comps = s->nb_comps;
+    for (c = 0; c < s->nb_comps; c++) {
+        const j2k_component *comp = &t->comps[c];
+        j2k_tile_component *tc = &ts->comps[c];
+
+        tc->x0 = (int)j2k_ceil_div((uint32_t)ts->x0, (uint32_t)comp->dx);
+        tc->y0 = (int)j2k_ceil_div((uint32_t)ts->y0, (uint32_t)comp->dy);
+        tc->x1 = (int)j2k_ceil_div((uint32_t)ts->x1, (uint32_t)comp->dx);
+        tc->y1 = (int)j2k_ceil_div((uint32_t)ts->y1, (uint32_t)comp->dy);
+        tc->nb_res = comp->coding.levels + 1;
+        for (r = 0; r < tc->nb_res; r++)
+            if ((ret = init_resolution(ts, comp, tc, r, &packets, t->cod.layers)) < 0)
+                return ret;
+    }
+    if (packets > ((size_t)1 << 26))
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %zu packets in tile %d", packets, index);
+    if (!(ts->packet_done = calloc(packets ? packets : 1, 1)))
+        return GJ_ERROR_NOMEM;
+    return 0;
+}
+
+void j2k_tile_free(j2k_tile_state *ts)
+{
+    for (int c = 0; ts->comps && c < ts->nb_comps; c++) {
+        j2k_tile_component *tc = &ts->comps[c];
+
+        for (int r = 0; r < tc->nb_res; r++) {
+            j2k_resolution *res = &tc->res[r];
+
+            for (int i = 0; res->precincts && i < res->pw * res->ph * res->nb_bands; i++) {
+                j2k_tag_tree_free(&res->precincts[i].inclusion);
+                j2k_tag_tree_free(&res->precincts[i].zero_planes);
+            }
+            free(res->precincts);
+        }
+    }
+    free(ts->comps);
+    free(ts->cblks);
+    free(ts->segs);
+    free(ts->chunks);
+    free(ts->packet_done);
+    memset(ts, 0, sizeof(*ts));
+}

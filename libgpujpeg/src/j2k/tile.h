@@ -1,0 +1,101 @@
+/*
+ * One tile's structure (T.800 B.5-B.7): tile-components, resolutions, sub-bands,
+ * precincts and code-blocks, with the T2 state of every code-block (tile.c builds
+ * it, t2.c fills it from the packets).
+ */
+#ifndef GJ_J2K_TILE_H
+#define GJ_J2K_TILE_H
+
+#include <stdint.h>
+
+#include "j2k/codestream.h"
+#include "j2k/tag_tree.h"
+
+enum j2k_orientation { J2K_LL = 0, J2K_HL = 1, J2K_LH = 2, J2K_HH = 3 };
+
+/* A coded segment of a code-block (its passes up to a termination, B.10.7). */
+typedef struct j2k_segment {
+    uint32_t length;
+    uint16_t passes, max_passes;
+    int32_t next;               /* next segment of the same code-block, -1 at the end */
+} j2k_segment;
+
+/* A piece of a code-block's data, in a packet body of the tile's data. */
+typedef struct j2k_chunk {
+    uint32_t offset, length;
+    int32_t next;
+} j2k_chunk;
+
+typedef struct j2k_codeblock {
+    int x0, y0, x1, y1;         /* in sub-band coordinates */
+    int coded_planes;           /* Mb - P, the bit-planes the coder may send */
+    int len_bits;               /* Lblock */
+    int passes;                 /* coding passes received */
+    int included;               /* appeared in a packet before */
+    uint32_t bytes;             /* data received */
+    int32_t first_seg, last_seg;
+    int32_t first_chunk, last_chunk;
+    int nb_segs;
+} j2k_codeblock;
+
+typedef struct j2k_precinct_band {
+    int cblk_x0, cblk_y0;       /* code-block grid index of the first one */
+    int cw, ch;                 /* code-blocks across and down (0: none) */
+    int first_cblk;             /* index into the tile's code-blocks */
+    j2k_tag_tree inclusion, zero_planes;
+} j2k_precinct_band;
+
+typedef struct j2k_band {
+    int orientation;
+    int x0, y0, x1, y1;         /* sub-band coordinates (B-15) */
+    int cblk_w_exp, cblk_h_exp; /* xcb', ycb' (B.7) */
+    int prec_w_exp, prec_h_exp; /* the precinct partition in this band */
+    int mb;                     /* Mb = G + exponent - 1 (E-2) */
+    int exponent, mantissa;     /* step size (E.1) */
+    int log2_gain;              /* 0, 1 or 2 (E-4) */
+    int mallat_x, mallat_y;     /* top-left in the tile-component's coefficient layout */
+} j2k_band;
+
+typedef struct j2k_resolution {
+    int x0, y0, x1, y1;         /* B-14 */
+    int prec_w_exp, prec_h_exp;
+    int pw, ph;                 /* precincts across and down */
+    int nb_bands;
+    j2k_band bands[3];
+    j2k_precinct_band *precincts;   /* pw * ph * nb_bands, precinct-major */
+    size_t packet_base;         /* this resolution's first entry in packet_done */
+} j2k_resolution;
+
+typedef struct j2k_tile_component {
+    int x0, y0, x1, y1;         /* B-12 */
+    int nb_res;                 /* NL + 1 */
+    j2k_resolution res[J2K_MAX_RESOLUTIONS];
+} j2k_tile_component;
+
+typedef struct j2k_tile_state {
+    int index;
+    int x0, y0, x1, y1;         /* on the reference grid (B-7) */
+    const j2k_tile *tile;
+    int nb_comps;
+    j2k_tile_component *comps;
+    j2k_codeblock *cblks;
+    int nb_cblks;
+    j2k_segment *segs;
+    size_t nb_segs, segs_capacity;
+    j2k_chunk *chunks;
+    size_t nb_chunks, chunks_capacity;
+    uint8_t *packet_done;       /* per (component, resolution, precinct, layer): decoded (POC) */
+    int truncated;              /* the packets ended early */
+} j2k_tile_state;
+
+/* Builds the structure of tile `index` of s (which must have its parameters). */
+int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index);
+void j2k_tile_free(j2k_tile_state *ts);
+
+/* The precinct-band of (resolution r, precinct p, band b). */
+static inline j2k_precinct_band *j2k_precinct_band_at(const j2k_resolution *r, int p, int b)
+{
+    return &r->precincts[(size_t)p * r->nb_bands + b];
+}
+
+#endif /* GJ_J2K_TILE_H */

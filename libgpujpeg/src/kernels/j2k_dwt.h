@@ -1,0 +1,134 @@
+/*
+ * The inverse discrete wavelet transform (T.800 Annex F), one 1-D step at a time
+ * over many regions at once (a job table, j2k_params.h), one thread per sample:
+ *  - gj_j2k_idwt_interleave: 2D_INTERLEAVE (F.3.3) of one direction, from the
+ *    sub-band layout (low-pass samples first) into sample order, with the 9/7
+ *    scaling step (F.3.8.2 steps 1-2) and the single-sample rule of F.3.7;
+ *  - gj_j2k_idwt_lift: one lifting step (F-6, F-7) on the odd or even samples,
+ *    with symmetric extension (F.3.7) at both ends.
+ * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
+ * GJ_J2K_FRAC_BITS() fractional bits and 24-bit constants: the same on every device.
+ */
+#ifndef GJ_KERNELS_J2K_DWT_H
+#define GJ_KERNELS_J2K_DWT_H
+
+#include "common.h"
+#include "j2k_params.h"
+
+/* Lifting steps: which samples they update and by what (F.3.8). */
+#define GJ_J2K_LIFT_53_EVEN 0       /* X(2n) -= floor((X(2n-1) + X(2n+1) + 2) / 4) */
+#define GJ_J2K_LIFT_53_ODD 1        /* X(2n+1) += floor((X(2n) + X(2n+2)) / 2) */
+#define GJ_J2K_LIFT_97_DELTA 2      /* X(2n) -= delta * (X(2n-1) + X(2n+1)) */
+#define GJ_J2K_LIFT_97_GAMMA 3      /* X(2n+1) -= gamma * (X(2n) + X(2n+2)) */
+#define GJ_J2K_LIFT_97_BETA 4       /* X(2n) -= beta * (...) */
+#define GJ_J2K_LIFT_97_ALPHA 5      /* X(2n+1) -= alpha * (...) */
+
+/* The 9/7 lifting constants and K of Table F.4, times 2^24. */
+#define GJ_J2K_97_ALPHA (-26610918)
+#define GJ_J2K_97_BETA (-888859)
+#define GJ_J2K_97_GAMMA 14812790
+#define GJ_J2K_97_DELTA 7440810
+#define GJ_J2K_97_K 20638897
+#define GJ_J2K_97_INV_K 13638083
+
+/* x * c / 2^24, rounded: the fixed-point product every device computes alike. */
+GJ_FUNC gj_i32 gj_j2k_fix_mul(gj_i64 x, gj_i32 c)
+{
+    return (gj_i32)((x * c + ((gj_i64)1 << 23)) >> 24);
+}
+
+/* The job that thread id belongs to: the last one whose first thread is <= id. */
+GJ_FUNC gj_u32 gj_j2k_find_job(GJ_GLOBAL const gj_u32 *jobs, gj_u32 words_per_job, gj_u32 count, gj_u64 id)
+{
+    gj_u32 lo = 0, hi = count;
+
+    while (hi - lo > 1) {
+        gj_u32 mid = (lo + hi) / 2;
+
+        if ((gj_u64)jobs[mid * words_per_job] <= id)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Sample i of a line of n as symmetric extension sees it (F.3.7, period 2n - 2). */
+GJ_FUNC gj_i32 gj_j2k_mirror(gj_i32 i, gj_i32 n)
+{
+    if (i < 0)
+        i = -i;
+    if (i >= n)
+        i = 2 * (n - 1) - i;
+    return i;
+}
+
+/* Where sample (x, y) of job j is; *pos its index along the direction, *n the line's length. */
+GJ_FUNC gj_u32 gj_j2k_dwt_sample(GJ_GLOBAL const gj_j2k_dwt_job *j, gj_u32 k, gj_i32 *pos, gj_i32 *n)
+{
+    gj_u32 x = k % j->width, y = k / j->width;
+
+    *pos = (gj_i32)(j->vertical ? y : x);
+    *n = (gj_i32)(j->vertical ? j->height : j->width);
+    return j->offset + y * j->stride + x;
+}
+
+GJ_KERNEL gj_j2k_idwt_interleave(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
+                                 gj_u32 irreversible, GJ_GLOBAL const gj_i32 *src, GJ_GLOBAL gj_i32 *dst)
+{
+    gj_u64 id = gj_global_id();
+    GJ_GLOBAL const gj_j2k_dwt_job *j;
+    gj_i32 i, n, from;
+    gj_u32 at, high, step;
+    gj_i32 v;
+
+    if (id >= total)
+        return;
+    jobs += first;
+    j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs, sizeof(gj_j2k_dwt_job) / 4, count, id)];
+    at = gj_j2k_dwt_sample(j, (gj_u32)(id - j->thread_first), &i, &n);
+    step = j->vertical ? j->stride : 1u;
+    high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
+    /* Low-pass samples sit at even coordinates: their index is (i - parity) / 2, high ones follow the low. */
+    from = high ? (gj_i32)j->low_count + ((i + (gj_i32)j->parity - 1) >> 1) : ((i - (gj_i32)j->parity) >> 1);
+    v = src[at - (gj_u32)i * step + (gj_u32)from * step];
+    if (n == 1) {
+        /* F.3.7: a lone sample at an odd coordinate is halved (C division, as OpenJPEG). */
+        if (high)
+            v = irreversible ? (v < 0 ? -((-v + 1) >> 1) : (v + 1) >> 1) : v / 2;
+    } else if (irreversible) {
+        v = gj_j2k_fix_mul(v, high ? GJ_J2K_97_INV_K : GJ_J2K_97_K);
+    }
+    dst[at] = v;
+}
+
+GJ_KERNEL gj_j2k_idwt_lift(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
+                           gj_u32 lift, GJ_GLOBAL gj_i32 *buf)
+{
+    gj_u64 id = gj_global_id();
+    GJ_GLOBAL const gj_j2k_dwt_job *j;
+    gj_i32 i, n, a, b;
+    gj_u32 at, step, odd;
+
+    if (id >= total)
+        return;
+    jobs += first;
+    j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs, sizeof(gj_j2k_dwt_job) / 4, count, id)];
+    at = gj_j2k_dwt_sample(j, (gj_u32)(id - j->thread_first), &i, &n);
+    odd = (gj_u32)(i + (gj_i32)j->parity) & 1u;
+    if (n == 1 || odd != (lift & 1u))
+        return;
+    step = j->vertical ? j->stride : 1u;
+    a = buf[at - (gj_u32)i * step + (gj_u32)gj_j2k_mirror(i - 1, n) * step];
+    b = buf[at - (gj_u32)i * step + (gj_u32)gj_j2k_mirror(i + 1, n) * step];
+    switch (lift) {
+    case GJ_J2K_LIFT_53_EVEN: buf[at] -= (gj_i32)(((gj_i64)a + b + 2) >> 2); break;
+    case GJ_J2K_LIFT_53_ODD:  buf[at] += (gj_i32)(((gj_i64)a + b) >> 1); break;
+    case GJ_J2K_LIFT_97_DELTA: buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_DELTA); break;
+    case GJ_J2K_LIFT_97_GAMMA: buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_GAMMA); break;
+    case GJ_J2K_LIFT_97_BETA:  buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_BETA); break;
+    default:                   buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_ALPHA); break;
+    }
+}
+
+#endif /* GJ_KERNELS_J2K_DWT_H */

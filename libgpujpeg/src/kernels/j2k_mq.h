@@ -1,0 +1,164 @@
+/*
+ * The MQ arithmetic decoder (T.800 Annex C) and the raw bit reader of the bypass
+ * mode (D.6), one per thread, over one coded segment in global memory. Bytes past
+ * the segment's end read as 0xFF, which the decoders treat as a marker and feed
+ * 1-bits (C.3.4): no read ever leaves the segment.
+ */
+#ifndef GJ_KERNELS_J2K_MQ_H
+#define GJ_KERNELS_J2K_MQ_H
+
+#include "common.h"
+
+/* Table C.2: Qe, then NMPS | NLPS << 8 | SWITCH << 16, per state. */
+GJ_CONST_DATA gj_u32 gj_j2k_mq_qe[47] = {
+    0x5601, 0x3401, 0x1801, 0x0AC1, 0x0521, 0x0221, 0x5601, 0x5401, 0x4801, 0x3801,
+    0x3001, 0x2401, 0x1C01, 0x1601, 0x5601, 0x5401, 0x5101, 0x4801, 0x3801, 0x3401,
+    0x3001, 0x2801, 0x2401, 0x2201, 0x1C01, 0x1801, 0x1601, 0x1401, 0x1201, 0x1101,
+    0x0AC1, 0x09C1, 0x08A1, 0x0521, 0x0441, 0x02A1, 0x0221, 0x0141, 0x0111, 0x0085,
+    0x0049, 0x0025, 0x0015, 0x0009, 0x0005, 0x0001, 0x5601,
+};
+
+#define GJ_MQ_T(nmps, nlps, sw) ((nmps) | (nlps) << 8 | (sw) << 16)
+GJ_CONST_DATA gj_u32 gj_j2k_mq_next[47] = {
+    GJ_MQ_T(1, 1, 1),   GJ_MQ_T(2, 6, 0),   GJ_MQ_T(3, 9, 0),   GJ_MQ_T(4, 12, 0),  GJ_MQ_T(5, 29, 0),
+    GJ_MQ_T(38, 33, 0), GJ_MQ_T(7, 6, 1),   GJ_MQ_T(8, 14, 0),  GJ_MQ_T(9, 14, 0),  GJ_MQ_T(10, 14, 0),
+    GJ_MQ_T(11, 17, 0), GJ_MQ_T(12, 18, 0), GJ_MQ_T(13, 20, 0), GJ_MQ_T(29, 21, 0), GJ_MQ_T(15, 14, 1),
+    GJ_MQ_T(16, 14, 0), GJ_MQ_T(17, 15, 0), GJ_MQ_T(18, 16, 0), GJ_MQ_T(19, 17, 0), GJ_MQ_T(20, 18, 0),
+    GJ_MQ_T(21, 19, 0), GJ_MQ_T(22, 19, 0), GJ_MQ_T(23, 20, 0), GJ_MQ_T(24, 21, 0), GJ_MQ_T(25, 22, 0),
+    GJ_MQ_T(26, 23, 0), GJ_MQ_T(27, 24, 0), GJ_MQ_T(28, 25, 0), GJ_MQ_T(29, 26, 0), GJ_MQ_T(30, 27, 0),
+    GJ_MQ_T(31, 28, 0), GJ_MQ_T(32, 29, 0), GJ_MQ_T(33, 30, 0), GJ_MQ_T(34, 31, 0), GJ_MQ_T(35, 32, 0),
+    GJ_MQ_T(36, 33, 0), GJ_MQ_T(37, 34, 0), GJ_MQ_T(38, 35, 0), GJ_MQ_T(39, 36, 0), GJ_MQ_T(40, 37, 0),
+    GJ_MQ_T(41, 38, 0), GJ_MQ_T(42, 39, 0), GJ_MQ_T(43, 40, 0), GJ_MQ_T(44, 41, 0), GJ_MQ_T(45, 42, 0),
+    GJ_MQ_T(45, 43, 0), GJ_MQ_T(46, 46, 0),
+};
+#undef GJ_MQ_T
+
+/* A context: its state index, and the MPS in bit 7. */
+#define GJ_MQ_STATE(ctx) ((ctx) & 0x7Fu)
+#define GJ_MQ_MPS(ctx) ((ctx) >> 7)
+
+typedef struct gj_j2k_mq {
+    gj_u32 a, c;
+    gj_i32 ct;
+    gj_u32 pos, end;            /* byte positions in the data buffer */
+} gj_j2k_mq;
+
+GJ_FUNC gj_u32 gj_j2k_byte(GJ_GLOBAL const gj_u8 *data, gj_u32 pos, gj_u32 end)
+{
+    return pos < end ? (gj_u32)data[pos] : 0xFFu;
+}
+
+/* C.3.4 BYTEIN: the byte after an 0xFF carries 7 bits; 0xFF followed by > 0x8F is a marker. */
+GJ_FUNC void gj_j2k_mq_bytein(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
+{
+    if (gj_j2k_byte(data, m->pos, m->end) == 0xFFu) {
+        gj_u32 next = gj_j2k_byte(data, m->pos + 1, m->end);
+
+        if (next > 0x8Fu) {
+            m->c += 0xFF00u;
+            m->ct = 8;
+        } else {
+            m->pos++;
+            m->c += next << 9;
+            m->ct = 7;
+        }
+    } else {
+        m->pos++;
+        m->c += gj_j2k_byte(data, m->pos, m->end) << 8;
+        m->ct = 8;
+    }
+}
+
+/* C.3.5 INITDEC */
+GJ_FUNC void gj_j2k_mq_init(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 start, gj_u32 end)
+{
+    m->pos = start;
+    m->end = end;
+    m->c = gj_j2k_byte(data, start, end) << 16;
+    gj_j2k_mq_bytein(m, data);
+    m->c <<= 7;
+    m->ct -= 7;
+    m->a = 0x8000u;
+}
+
+/* C.3.2 DECODE with the exchanges (C.3.3) and RENORMD (C.3.3). */
+GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u8 *ctx)
+{
+    gj_u32 s = GJ_MQ_STATE(*ctx), mps = GJ_MQ_MPS(*ctx);
+    gj_u32 qe = gj_j2k_mq_qe[s], next = gj_j2k_mq_next[s];
+    gj_u32 d;
+
+    m->a -= qe;
+    if ((m->c >> 16) < qe) {
+        /* LPS exchange */
+        if (m->a < qe) {
+            d = mps;
+            s = next & 0xFFu;
+        } else {
+            d = 1u - mps;
+            if (next >> 16)
+                mps = 1u - mps;
+            s = (next >> 8) & 0xFFu;
+        }
+        m->a = qe;
+    } else {
+        m->c -= qe << 16;
+        if (m->a & 0x8000u) {
+            return mps;
+        }
+        /* MPS exchange */
+        if (m->a < qe) {
+            d = 1u - mps;
+            if (next >> 16)
+                mps = 1u - mps;
+            s = (next >> 8) & 0xFFu;
+        } else {
+            d = mps;
+            s = next & 0xFFu;
+        }
+    }
+    *ctx = (gj_u8)(s | mps << 7);
+    do {
+        if (m->ct == 0)
+            gj_j2k_mq_bytein(m, data);
+        m->a <<= 1;
+        m->c <<= 1;
+        m->ct--;
+    } while (!(m->a & 0x8000u));
+    return d;
+}
+
+/* D.6: raw bits, MSB first; after an 0xFF byte the next one carries 7 bits. Shares gj_j2k_mq's fields. */
+GJ_FUNC void gj_j2k_raw_init(gj_j2k_mq *m, gj_u32 start, gj_u32 end)
+{
+    m->pos = start;
+    m->end = end;
+    m->c = 0;
+    m->ct = 0;
+}
+
+GJ_FUNC gj_u32 gj_j2k_raw_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
+{
+    if (m->ct == 0) {
+        if (m->c == 0xFFu) {
+            gj_u32 b = gj_j2k_byte(data, m->pos, m->end);
+
+            if (b > 0x8Fu) {
+                m->c = 0xFFu;
+                m->ct = 8;
+            } else {
+                m->c = b;
+                m->pos++;
+                m->ct = 7;
+            }
+        } else {
+            m->c = gj_j2k_byte(data, m->pos, m->end);
+            m->pos++;
+            m->ct = 8;
+        }
+    }
+    m->ct--;
+    return (m->c >> m->ct) & 1u;
+}
+
+#endif /* GJ_KERNELS_J2K_MQ_H */

@@ -1,0 +1,122 @@
+/*
+ * The output stage: inverse component transform (T.800 G.2 RCT for 5/3, G.3 ICT
+ * for 9/7), DC level shift (G.1.2), clamping to the component's range and
+ * packing into 8- or 16-bit samples, one thread per pixel of every tile.
+ */
+#ifndef GJ_KERNELS_J2K_OUTPUT_H
+#define GJ_KERNELS_J2K_OUTPUT_H
+
+#include "common.h"
+#include "j2k_params.h"
+#include "j2k_dwt.h"
+
+/* ICT constants (G-6) times 2^24. */
+#define GJ_J2K_ICT_CR_R 23521657
+#define GJ_J2K_ICT_CB_G 5773543
+#define GJ_J2K_ICT_CR_G 11981281
+#define GJ_J2K_ICT_CB_B 29729227
+
+/* A fixed-point 9/7 value with `frac` fractional bits rounded to an integer. */
+GJ_FUNC gj_i64 gj_j2k_fix_round(gj_i64 v, gj_u32 frac)
+{
+    return frac ? (v + ((gj_i64)1 << (frac - 1))) >> frac : v;
+}
+
+/*
+ * G.1.2 and the clamp to the component's bit depth. Signed components are clamped
+ * to their own range and stored offset by 2^(precision - 1) like unsigned ones.
+ */
+GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i64 v, gj_u32 precision, gj_u32 is_signed)
+{
+    gj_i64 max = ((gj_i64)1 << precision) - 1;
+
+    (void)is_signed;
+    v += (gj_i64)1 << (precision - 1);
+    return (gj_u32)(v < 0 ? 0 : v > max ? max : v);
+}
+
+GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj_u64 total,
+                        GJ_GLOBAL const gj_j2k_out_params *p, GJ_GLOBAL const gj_i32 *coef,
+                        GJ_GLOBAL const gj_u16 *palette, GJ_GLOBAL gj_u8 *out)
+{
+    gj_u64 id = gj_global_id(), at;
+    GJ_GLOBAL const gj_j2k_out_tile *t;
+    gj_u32 k, x, y, c;
+    gj_i64 v[GJ_J2K_MAX_OUT_COMPS];
+
+    if (id >= total)
+        return;
+    t = &tiles[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)tiles, sizeof(gj_j2k_out_tile) / 4, count, id)];
+    k = (gj_u32)(id - t->thread_first);
+    x = k % t->width;
+    y = k / t->width;
+    for (c = 0; c < p->nb_comps; c++)
+        v[c] = coef[t->coef_offset[c] + y * t->stride[c] + x];
+    if (t->mct && t->frac_bits[0]) {
+        /* G-6 on the fixed-point values, in component 0's fraction. */
+        gj_u32 f = t->frac_bits[0];
+        gj_i64 y0 = v[0];
+        gj_i64 cb = t->frac_bits[1] >= f ? v[1] >> (t->frac_bits[1] - f) : v[1] << (f - t->frac_bits[1]);
+        gj_i64 cr = t->frac_bits[2] >= f ? v[2] >> (t->frac_bits[2] - f) : v[2] << (f - t->frac_bits[2]);
+
+        v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
+        v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G), f);
+        v[2] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B), f);
+        for (c = 3; c < p->nb_comps; c++)
+            v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
+    } else {
+        for (c = 0; c < p->nb_comps; c++)
+            v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
+    }
+    if (t->mct && !t->frac_bits[0]) {
+        /* G-2: G = Y0 - floor((Y1 + Y2) / 4), R = Y2 + G, B = Y1 + G */
+        gj_i64 g = v[0] - ((v[1] + v[2]) >> 2);
+
+        v[0] = v[2] + g;
+        v[2] = v[1] + g;
+        v[1] = g;
+    }
+    at = ((gj_u64)p->offset_hi << 32 | p->offset_lo) + (gj_u64)(t->y0 + y) * p->pitch +
+         (gj_u64)(t->x0 + x) * p->pixel_stride;
+    for (c = 0; c < p->nb_channels; c++) {
+        gj_u32 comp = p->channel_comp[c], col = p->channel_column[c];
+        gj_u32 s = gj_j2k_to_sample(v[comp], p->precision[comp], p->is_signed[comp]);
+
+        /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
+        if (col != GJ_J2K_DIRECT)
+            s = palette[gj_min(s, p->palette_entries - 1u) * p->palette_columns + col];
+        s <<= p->shift[c];
+        if (p->bytes_per_sample == 1) {
+            out[at + c] = (gj_u8)s;
+        } else {
+            out[at + 2 * c] = (gj_u8)s;
+            out[at + 2 * c + 1] = (gj_u8)(s >> 8);
+        }
+    }
+}
+
+/*
+ * Planar output: one component into its own plane of 8-bit samples (components
+ * of different sizes carry no component transform), DC shift and clamp as above.
+ */
+GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
+                               gj_u32 precision, gj_u32 shift, GJ_GLOBAL const gj_i32 *coef,
+                               GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch)
+{
+    gj_u64 id = gj_global_id();
+    GJ_GLOBAL const gj_j2k_plane_job *j;
+    gj_u32 k, x, y;
+    gj_i64 v;
+
+    if (id >= total)
+        return;
+    jobs += first;
+    j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs, sizeof(gj_j2k_plane_job) / 4, count, id)];
+    k = (gj_u32)(id - j->thread_first);
+    x = k % j->width;
+    y = k / j->width;
+    v = gj_j2k_fix_round(coef[j->coef_offset + y * j->stride + x], j->frac_bits);
+    out[offset + (gj_u64)(j->y0 + y) * pitch + j->x0 + x] = (gj_u8)(gj_j2k_to_sample(v, precision, 0) << shift);
+}
+
+#endif /* GJ_KERNELS_J2K_OUTPUT_H */

@@ -1,0 +1,102 @@
+/*
+ * What the host tells the JPEG 2000 kernels (shared by host C and kernels):
+ * code-blocks for T1, transform jobs for the IDWT, tiles for the output stage.
+ */
+#ifndef GJ_KERNELS_J2K_PARAMS_H
+#define GJ_KERNELS_J2K_PARAMS_H
+
+#include "common.h"
+
+/* Threads per code-block in T1 (j2k_t1.h): a warp. */
+#define GJ_J2K_T1_LANES 32
+
+/* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
+#define GJ_J2K_BYPASS  0x01u
+#define GJ_J2K_RESET   0x02u
+#define GJ_J2K_TERMALL 0x04u
+#define GJ_J2K_VCAUSAL 0x08u
+#define GJ_J2K_SEGSYM  0x20u
+
+/*
+ * Fractional bits of the 9/7 path's fixed-point coefficients (j2k_dwt.h, j2k_output.h):
+ * 13, fewer for deep samples so that the transform's values stay within 31 bits.
+ */
+#define GJ_J2K_FRAC_BITS(precision) ((precision) > 13 ? 26 - (precision) : 13)
+
+/*
+ * One code-block. Its segments are seg_count consecutive entries of the segment
+ * table from seg_first, each (passes << 24 | length); their bytes follow each other
+ * from data_offset. The decoded coefficients go to coef[coef_offset + y * stride + x]:
+ * integers for the 5/3 path, GJ_J2K_FRAC_BITS(precision) fixed point for the 9/7 path.
+ */
+typedef struct gj_j2k_cblk {
+    gj_u32 data_offset;
+    gj_u32 seg_first;
+    gj_u32 coef_offset;
+    gj_u32 stride;
+    gj_u32 flags_offset;        /* T1's state words: width x height rounded up to stripes of 4 */
+    gj_u16 width, height;
+    gj_u16 seg_count, passes;
+    gj_u8 orientation;          /* 0 LL, 1 HL, 2 LH, 3 HH */
+    gj_u8 planes;               /* Mb - zero bit-planes (+ ROI shift): the first pass's bit-plane + 1 */
+    gj_u8 style;
+    gj_u8 roi_shift;
+    gj_u32 step_mult;           /* 9/7: 2048 + mantissa; 0: reversible (5/3) */
+    gj_i32 step_shift;          /* 9/7: the step's power of two (see j2k_t1.h) */
+} gj_j2k_cblk;
+
+/*
+ * One 1-D inverse transform step over a w x h region of a tile-component's
+ * coefficients (j2k_dwt.h). thread_first: this job's first thread in the launch.
+ */
+typedef struct gj_j2k_dwt_job {
+    gj_u32 thread_first;
+    gj_u32 offset;              /* the region's top-left coefficient */
+    gj_u32 stride;
+    gj_u32 width, height;
+    gj_u32 low_count;           /* low-pass samples along the direction */
+    gj_u32 parity;              /* the first sample's coordinate is odd */
+    gj_u32 vertical;
+} gj_j2k_dwt_job;
+
+/* One tile's component planes for the output stage (j2k_output.h). */
+#define GJ_J2K_MAX_OUT_COMPS 4
+typedef struct gj_j2k_out_tile {
+    gj_u32 thread_first;
+    gj_u32 x0, y0, width, height;   /* in output pixels */
+    gj_u32 mct;                     /* 1: inverse RCT (5/3) or ICT (9/7) of components 0-2 */
+    gj_u32 coef_offset[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 stride[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 frac_bits[GJ_J2K_MAX_OUT_COMPS];   /* 9/7: fixed-point fraction; 0: 5/3 integers */
+} gj_j2k_out_tile;
+
+/* One tile-component's plane for the planar output stage (j2k_output.h), in plane samples. */
+typedef struct gj_j2k_plane_job {
+    gj_u32 thread_first;
+    gj_u32 x0, y0, width, height;
+    gj_u32 coef_offset, stride;
+    gj_u32 frac_bits;               /* 9/7: fixed-point fraction; 0: 5/3 integers */
+} gj_j2k_plane_job;
+
+/* The picture: one pixel layout for every tile. */
+/* A channel taken from its component as it is, not through the palette. */
+#define GJ_J2K_DIRECT 0xFFFFFFFFu
+
+typedef struct gj_j2k_out_params {
+    gj_u32 nb_comps;                /* components read */
+    gj_u32 precision[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 is_signed[GJ_J2K_MAX_OUT_COMPS];
+    /* Channels written, each from a component, directly or through a palette column
+     * (a JP2 file's cmap and pclr boxes, I.5.3.4-5): palette_entries rows of palette_columns. */
+    gj_u32 nb_channels;
+    gj_u32 channel_comp[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 channel_column[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 palette_entries, palette_columns;
+    gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];   /* per channel: left shift to the output's depth (MSB-aligned, as FFmpeg) */
+    gj_u32 bytes_per_sample;        /* 1 or 2 */
+    gj_u32 pixel_stride;            /* bytes from one pixel to the next (interleaved) */
+    gj_u32 pitch;                   /* bytes per output row */
+    gj_u32 offset_lo, offset_hi;    /* the picture's first byte in the output buffer */
+} gj_j2k_out_params;
+
+#endif /* GJ_KERNELS_J2K_PARAMS_H */

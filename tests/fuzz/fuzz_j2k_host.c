@@ -1,0 +1,89 @@
+/*
+ * libFuzzer target: every host-side step of JPEG 2000 decoding, i.e. the header
+ * parser through the public gj_j2k_read_info(), then JP2 boxes, markers, T2 of
+ * every tile and the kernels' tables (j2k_host_decode()), at full and reduced
+ * resolution and with fewer layers. Built by make check with clang and
+ * ASan/UBSan (tests/tests.mk). Besides memory errors it checks the promises the
+ * GPU kernels rely on: every code-block, transform job and output tile stays
+ * inside the coefficient buffer, every segment inside the data.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpujpeg/common.h"
+#include "fuzz_common.h"
+#include "gpujpeg/j2k.h"
+#include "j2k/host_decode.h"
+
+
+/* Larger pictures are left out: they only cost time here. */
+#define MAX_FUZZ_SAMPLES (1 << 22)
+
+static int inside(uint64_t offset, uint64_t stride, uint64_t w, uint64_t h, uint64_t count)
+{
+    return w == 0 || h == 0 || offset + (h - 1) * stride + w <= count;
+}
+
+static void check_layout(const j2k_layout *l)
+{
+    for (size_t i = 0; i < l->nb_cblks; i++) {
+        const gj_j2k_cblk *c = &l->cblks[i];
+        uint64_t bytes = 0;
+
+        REQUIRE((uint32_t)c->width * c->height <= 4096);
+        REQUIRE(c->width <= c->stride);
+        REQUIRE(inside(c->coef_offset, c->stride, c->width, c->height, l->coef_count));
+        REQUIRE((uint64_t)c->flags_offset + (uint64_t)c->width * ((c->height + 3u) & ~3u) <= l->flags_count);
+        REQUIRE(c->planes <= 30 && c->roi_shift <= 30);
+        REQUIRE((uint64_t)c->seg_first + c->seg_count <= l->nb_segments);
+        for (uint32_t s = 0; s < c->seg_count; s++)
+            bytes += l->segments[c->seg_first + s] & 0xFFFFFFu;
+        REQUIRE(c->data_offset + bytes <= l->data_size);
+    }
+    for (size_t p = 0; p < l->nb_passes; p++) {
+        const j2k_dwt_pass *pass = &l->passes[p];
+        uint64_t threads = 0;
+
+        REQUIRE((uint64_t)pass->first + pass->count <= l->nb_jobs);
+        for (uint32_t k = 0; k < pass->count; k++) {
+            const gj_j2k_dwt_job *j = &l->jobs[pass->first + k];
+
+            REQUIRE(j->thread_first == threads);
+            REQUIRE(j->width <= j->stride);
+            REQUIRE(inside(j->offset, j->stride, j->width, j->height, l->coef_count));
+            REQUIRE(j->low_count <= (j->vertical ? j->height : j->width));
+            threads += (uint64_t)j->width * j->height;
+        }
+        REQUIRE(threads == pass->threads);
+    }
+    for (size_t t = 0; t < l->nb_out_tiles; t++) {
+        const gj_j2k_out_tile *o = &l->out_tiles[t];
+
+        REQUIRE((uint64_t)o->x0 + o->width <= (uint64_t)l->out_width);
+        REQUIRE((uint64_t)o->y0 + o->height <= (uint64_t)l->out_height);
+        for (uint32_t c = 0; c < l->out.nb_comps; c++)
+            REQUIRE(inside(o->coef_offset[c], o->stride[c], o->width, o->height, l->coef_count));
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static j2k_layout layout;
+    static const int settings[][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 } };   /* reduce, layers */
+    gj_j2k_info info;
+    uint64_t samples = 0;
+    int truncated;
+
+    if (gj_j2k_read_info(data, size, &info) < 0)
+        return 0;
+    REQUIRE(info.num_components >= 1);
+    for (int c = 0; c < info.num_components && c < GJ_J2K_MAX_INFO_COMPONENTS; c++)
+        samples += (uint64_t)(uint32_t)info.width * (uint32_t)info.height / ((uint64_t)info.dx[c] * info.dy[c]);
+    if (samples * (uint64_t)info.num_components > MAX_FUZZ_SAMPLES)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (j2k_host_decode(data, size, settings[i][0], settings[i][1], &layout, &truncated) == 0)
+            check_layout(&layout);
+    return 0;
+}

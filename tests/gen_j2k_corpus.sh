@@ -1,0 +1,239 @@
+#!/bin/sh
+# Generates the JPEG 2000 test streams and their references into OUTDIR
+# (tests/j2k_check.sh runs the tests; their names go to OUTDIR/tests.txt).
+#
+#   tests/gen_j2k_corpus.sh OUTDIR
+#
+# Streams come from OpenJPEG's opj_compress (libopenjp2-tools), references from
+# its opj_decompress. Environment: GJ_TEST_TOOLS (default tests/tools),
+# GJ_PHOTO_DIR (default /usr/share/wallpapers: plasma-workspace-wallpapers).
+#
+#   lossless_NAME   5/3 streams: our decode equals opj_decompress's bit for bit
+#   lossy_NAME      9/7 streams: every sample within 2 of opj_decompress's (float)
+#   reduce_N_NAME   --reduce N against opj_decompress -r N (bit for bit; lossy: within 2)
+#   layers_N_NAME   --layers N against opj_decompress -l N (the same)
+#   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
+#   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
+#   *_rgba          four components: rgba (PNG)
+#   unsupported_*   refused with a message saying "unsupported"
+#   broken_*        truncated and damaged streams: decoded or refused with a message,
+#                   never a crash or a hang
+set -eu
+
+out=${1:?usage: gen_j2k_corpus.sh OUTDIR}
+tools=${GJ_TEST_TOOLS:-tests/tools}
+photo_dir=${GJ_PHOTO_DIR:-/usr/share/wallpapers}
+
+rm -rf "$out"
+mkdir -p "$out"
+tests=$out/tests.txt.tmp
+: > "$tests"
+
+if ! command -v opj_compress > /dev/null 2>&1; then
+    echo "$0: opj_compress not found (apt-get install libopenjp2-tools)" >&2
+    touch "$out/NO_OPENJPEG"
+    mv "$tests" "$out/tests.txt"
+    exit 0
+fi
+
+# ------------------------------------------------------------------ pictures
+# A photograph at an odd size (edges of tiles, precincts and code-blocks), in
+# colour and gray; synthetic noise and gradients when the wallpapers are missing.
+f=$(ls "$photo_dir/Path/contents/images/"*.jpg 2>/dev/null | head -n 1 || true)
+if [ -n "$f" ]; then
+    djpeg -scale 1/4 -ppm -outfile "$out/full.ppm" "$f"
+    "$tools/make_image" crop 5 3 317 203 "$out/full.ppm" "$out/photo.ppm"
+    djpeg -scale 1/4 -grayscale -pnm -outfile "$out/full.pgm" "$f"
+    "$tools/make_image" crop 5 3 317 203 "$out/full.pgm" "$out/gray.pgm"
+    rm -f "$out/full.ppm" "$out/full.pgm"
+else
+    touch "$out/NO_PHOTOS"
+    "$tools/make_image" --seed 3 rings 317 203 "$out/photo.ppm"
+    "$tools/make_image" --gray --seed 4 rings 317 203 "$out/gray.pgm"
+fi
+"$tools/make_image" --seed 1 noise 67 45 "$out/noise.ppm"
+"$tools/make_image" --gray --seed 2 gradient 129 77 "$out/gradient.pgm"
+
+# stream KIND NAME INPUT [opj_compress options]: NAME.j2k and its reference.
+stream() {
+    kind=$1 name=${1}_$2 in=$out/$3
+    shift 3
+    ext=${in##*.}
+    [ "$ext" = pam ] && ext=png     # opj_decompress writes RGBA as PNG, not PAM
+    j2k=$out/$name.j2k
+    case $name in *_jp2) j2k=$out/$name.jp2 ;; esac
+    opj_compress -i "$in" -o "$j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    opj_decompress -i "$j2k" -o "$out/${name}_ref.$ext" > "$out/opj.log" 2>&1
+    echo "$name" >> "$tests"
+}
+
+# ------------------------------------------------------------------ lossless (5/3)
+stream lossless gray gray.pgm
+stream lossless rgb photo.ppm
+stream lossless gradient gradient.pgm -n 3
+stream lossless noise noise.ppm
+stream lossless levels0 photo.ppm -n 1
+stream lossless levels1 photo.ppm -n 2
+stream lossless tiles photo.ppm -t 64,48 -n 4
+stream lossless tiles_offset noise.ppm -d 13,7 -t 20,20 -T 3,5 -n 2
+stream lossless precincts photo.ppm -c [64,64],[32,32],[16,16]
+for p in LRCP RLCP RPCL PCRL CPRL; do
+    stream lossless prog_$p photo.ppm -p $p -c [32,32],[16,16] -r 30,8,1 -t 128,96 -n 4
+done
+stream lossless prog_RPCL_offset noise.ppm -p RPCL -c [16,16],[8,8] -d 5,3 -t 32,24 -n 3 -r 5,1
+stream lossless cblk_16x16 photo.ppm -b 16,16
+stream lossless cblk_64x8 photo.ppm -b 64,8
+stream lossless cblk_4x4 noise.ppm -b 4,4
+for m in 1 2 4 8 16 32 63; do
+    stream lossless modes_$m photo.ppm -M $m -r 20,5,1
+done
+stream lossless sop_eph photo.ppm -SOP -EPH -r 10,1
+stream lossless tile_parts photo.ppm -t 96,96 -n 3 -TP R -r 10,1
+stream lossless plt_tlm photo.ppm -PLT -TLM -t 160,128
+stream lossless poc photo.ppm -POC T1=0,0,1,6,3,CPRL/T1=0,0,2,6,3,LRCP -r 20,1
+stream lossless roi photo.ppm -ROI c=0,U=2
+stream lossless file_jp2 photo.ppm
+# A palette (pclr + cmap) around the gray stream, decoded through it by opj_decompress.
+perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/lossless_gray.j2k" "$out/lossless_palette_jp2.jp2"
+opj_decompress -i "$out/lossless_palette_jp2.jp2" -o "$out/lossless_palette_jp2_ref.ppm" > "$out/opj.log" 2>&1
+echo lossless_palette_jp2 >> "$tests"
+
+# ------------------------------------------------------------------ lossy (9/7, ICT)
+stream lossy rgb photo.ppm -I -r 20
+stream lossy gray gray.pgm -I -r 10
+stream lossy quality photo.ppm -I -q 35
+stream lossy tiles photo.ppm -I -t 64,64 -n 4 -r 30
+stream lossy modes photo.ppm -I -M 63 -r 20
+stream lossy layers photo.ppm -I -r 80,40,10 -p RLCP
+
+# ------------------------------------------------------------------ reduced resolution and layers
+# part N STREAM OPTION: STREAM decoded by opj_decompress with OPTION N (-r or -l).
+part() {
+    what=reduce
+    [ "$3" = -l ] && what=layers
+    opj_decompress -i "$out/$2.j2k" -o "$out/${2}_$what$1.ppm" $3 $1 > "$out/opj.log" 2>&1
+    echo "${what}_$1_$2" >> "$tests"
+}
+for r in 1 2 3; do
+    part $r lossless_rgb -r
+done
+part 2 lossless_tiles -r
+part 1 lossy_rgb -r
+part 1 lossless_prog_LRCP -l
+part 2 lossless_prog_LRCP -l
+part 2 lossy_layers -l
+
+# ------------------------------------------------------------------ deep samples
+# 12-bit gray (PGX) and 16-bit RGB (PPM) made from the photo with perl (Essential in
+# Debian). The decoder aligns samples to the most significant bit of 16 (as FFmpeg);
+# the references are aligned alike (tests/tools/pnm16.pl), NAME.tolerance holds the
+# lossy tests' tolerance in 16-bit units.
+pnm16=$(dirname "$0")/tools/pnm16.pl
+perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P5\s+(\d+)\s+(\d+)\s+255\s//s or die "gray.pgm\n";
+         my ($w, $h) = ($1, $2); my $i = 0;
+         print "PG ML +12 $w $h\n", pack("n*", map { ($_ << 4) | ($i++ * 7 % 16) } unpack("C*", $d));' \
+    < "$out/gray.pgm" > "$out/deep12.pgx"
+perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P6\s+(\d+)\s+(\d+)\s+255\s//s or die "photo.ppm\n";
+         my ($w, $h) = ($1, $2); my $i = 0;
+         print "P6\n$w $h\n65535\n", pack("n*", map { ($_ << 8) | ($i++ * 37 % 256) } unpack("C*", $d));' \
+    < "$out/photo.ppm" > "$out/deep16.ppm"
+# deep KIND NAME INPUT TOLERANCE [opj_compress options]
+deep() {
+    kind=$1 name=${1}_$2 src=$3 tolerance=$4
+    shift 4
+    case $src in *.pgx) ext=pgm ;; *) ext=${src##*.} ;; esac
+    opj_compress -i "$out/$src" -o "$out/$name.j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    opj_decompress -i "$out/$name.j2k" -o "$out/${name}_opj.$ext" > "$out/opj.log" 2>&1
+    perl "$pnm16" align "$out/${name}_opj.$ext" "$out/${name}_ref.$ext"
+    rm -f "$out/${name}_opj.$ext"
+    echo "$tolerance" > "$out/$name.tolerance"
+    echo "$name" >> "$tests"
+}
+deep lossless deep12 deep12.pgx 0
+deep lossless deep12_tiles deep12.pgx 0 -t 64,64 -n 3 -c [32,32],[16,16] -p PCRL
+deep lossless deep16 deep16.ppm 0
+deep lossy deep12 deep12.pgx 32 -I -r 10
+deep lossy deep16 deep16.ppm 4 -I -r 5
+
+# ------------------------------------------------------------------ subsampled components (planar)
+# 4:2:0 and 4:2:2 streams decode to planar yuvj420p/422p (.yuv: planes one after
+# another). opj_decompress upsamples such components on output, so the references
+# come from FFmpeg's native jpeg2000 decoder (bit-exact with ours for 5/3);
+# NAME.planes holds the plane sizes for image_compare --planes.
+# planar NAME STREAM PIXFMT PLANES TOLERANCE [ffmpeg input options]
+planar() {
+    name=planar_$1 stream=$2 pixfmt=$3 planes=$4 tolerance=$5
+    shift 5
+    cp "$out/$stream" "$out/$name.j2k"
+    "$ffmpeg" -v error -y "$@" -i "$out/$name.j2k" -f rawvideo -pix_fmt "$pixfmt" "$out/${name}_ref.yuv" || {
+        echo "$0: FFmpeg could not decode $name" >&2
+        return
+    }
+    echo "$planes" > "$out/$name.planes"
+    echo "$tolerance" > "$out/$name.tolerance"
+    echo "$name" >> "$tests"
+}
+ffmpeg=${FFMPEG:-ffmpeg}
+if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/dev/null | grep -q jpeg2000; then
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p -f rawvideo "$out/yuv420.raw"
+    opj_compress -i "$out/yuv420.raw" -o "$out/opj420.j2k" -F 317,203,3,8,u@1x1:2x2:2x2 > "$out/opj.log" 2>&1
+    opj_compress -i "$out/yuv420.raw" -o "$out/opj420t.j2k" -F 317,203,3,8,u@1x1:2x2:2x2 \
+        -t 64,64 -n 3 -p RPCL -c [32,32],[16,16] > "$out/opj.log" 2>&1
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:202 -pix_fmt yuv422p -c:v jpeg2000 -pred 1 \
+        -frames 1 -f image2 "$out/ff422.j2k"
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p -c:v jpeg2000 -frames 1 -f image2 "$out/ff420.j2k"
+    planar opj420 opj420.j2k yuv420p 317x203,159x102,159x102 0
+    planar opj420_tiles opj420t.j2k yuv420p 317x203,159x102,159x102 0
+    planar opj420_reduce1 opj420.j2k yuv420p 159x102,80x51,80x51 0 -lowres 1
+    planar ffmpeg422 ff422.j2k yuv422p 316x202,158x202,158x202 0
+    planar ffmpeg420_lossy ff420.j2k yuv420p 317x203,159x102,159x102 2
+else
+    echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
+fi
+
+# ------------------------------------------------------------------ unsupported
+# Two components (raw) and chroma subsampled two ways (raw).
+"$tools/make_image" --seed 6 noise 40 30 "$out/rgb40.ppm"
+head -c 2400 "$out/rgb40.ppm" > "$out/two.raw"
+head -c 2400 "$out/rgb40.ppm" > "$out/odd.raw"
+# unsupported NAME INPUT [opj_compress options]
+unsupported() {
+    name=unsupported_$1 src=$2
+    shift 2
+    if opj_compress -i "$out/$src" -o "$out/$name.j2k" "$@" > "$out/opj.log" 2>&1; then
+        echo "$name" >> "$tests"
+    else
+        echo "$0: opj_compress could not make $name: $(tail -n 1 "$out/opj.log")" >&2
+    fi
+}
+unsupported two_components two.raw -n 3 -F 40,30,2,8,u@1x1:1x1
+unsupported subsampling odd.raw -n 3 -F 40,30,3,8,u@1x1:2x1:1x2
+
+# ------------------------------------------------------------------ four components (RGBA)
+{ printf 'P7\nWIDTH 67\nHEIGHT 45\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'
+  perl -e 'print pack("C*", map { ($_ * 7 + ($_ >> 7) * 13) & 255 } 0 .. 67 * 45 * 4 - 1)'; } > "$out/rgba.pam"
+stream lossless rgba rgba.pam -n 3
+stream lossy rgba rgba.pam -n 3 -I -r 8
+
+# ------------------------------------------------------------------ broken streams
+# Cut at many offsets (inside the main header, a tile-part header, packet headers
+# and bodies) and single damaged bytes.
+src=$out/lossless_prog_LRCP.j2k
+size=$(wc -c < "$src")
+for cut in 2 10 40 90 120 150 200 300 500 1000 3000 $((size / 2)) $((size - 3)); do
+    head -c "$cut" "$src" > "$out/broken_cut_$cut.j2k"
+    echo "broken_cut_$cut" >> "$tests"
+done
+for at in 50 60 100 130 170 250 400 800 2000 $((size / 3)); do
+    cp "$src" "$out/broken_flip_$at.j2k"
+    printf '\377' | dd of="$out/broken_flip_$at.j2k" bs=1 seek="$at" conv=notrunc 2> /dev/null
+    echo "broken_flip_$at" >> "$tests"
+done
+rm -f "$out/opj.log"
+mv "$tests" "$out/tests.txt"

@@ -1,0 +1,101 @@
+# The JPEG 2000 tests, sourced by tests/check_one.sh for KIND j2k (its pass, fail,
+# skip, run_gpujpeg and check_* helpers). FILE is J2K_CORPUS/NAME; the cases are
+# described in tests/gen_j2k_corpus.sh.
+j2k_corpus=$(dirname "$file")
+case_name=$(basename "$file")
+# The largest difference allowed between our 9/7 decode (fixed point) and OpenJPEG's (float).
+lossy_tolerance=2
+
+# stream_of NAME: the stream file of a corpus name (JP2 files end in _jp2).
+stream_of() {
+    case $1 in
+        *_jp2) echo "$j2k_corpus/$1.jp2" ;;
+        *) echo "$j2k_corpus/$1.j2k" ;;
+    esac
+}
+
+# ext_of NAME: the picture type of its reference.
+ext_of() {
+    for e in ppm pgm png; do
+        [ -f "$j2k_corpus/${1}_ref.$e" ] && { echo $e; return; }
+    done
+    echo ppm
+}
+
+# j2k_decode STREAM OUT [options]: one decode on the test device.
+j2k_decode() {
+    in=$1 o=$2
+    shift 2
+    run_gpujpeg decode --device "$device" "$@" "$in" "$o"
+}
+
+# within OURS REF N [image_compare options]: every sample within N of the reference.
+within() {
+    ours=$1 ref=$2 n=$3
+    shift 3
+    diff=$("$tools/image_compare" "$@" "$ours" "$ref" 2>&1) && return 0
+    max=$(echo "$diff" | sed -n 's/.*max |diff| \([0-9]*\).*/\1/p' | sort -n | tail -n 1)
+    [ -n "$max" ] && [ "$max" -le "$n" ] || fail "differs from the reference beyond $n: $diff"
+    note="max |diff| $max"
+}
+
+[ -f "$j2k_corpus/NO_OPENJPEG" ] && skip "opj_compress is not installed"
+case $case_name in
+lossless_* | lossy_*)
+    e=$(ext_of "$case_name")
+    j2k_decode "$(stream_of "$case_name")" "$tmp/ours.$e"
+    check_decoded
+    ref=$j2k_corpus/${case_name}_ref.$e
+    ;;
+planar_*)
+    j2k_decode "$(stream_of "$case_name")" "$tmp/ours.yuv" $(case $case_name in *_reduce1) echo --reduce 1 ;; esac)
+    check_decoded
+    note=identical
+    within "$tmp/ours.yuv" "$j2k_corpus/${case_name}_ref.yuv" "$(cat "$j2k_corpus/$case_name.tolerance")" \
+        --planes "$(cat "$j2k_corpus/$case_name.planes")"
+    pass "FFmpeg's decoder: $note"
+    ;;
+reduce_* | layers_*)
+    what=${case_name%%_*}
+    rest=${case_name#*_}
+    k=${rest%%_*}
+    n=${rest#*_}
+    j2k_decode "$(stream_of "$n")" "$tmp/ours.ppm" --$what "$k"
+    check_decoded
+    ref=$j2k_corpus/${n}_$what$k.ppm
+    ;;
+unsupported_*)
+    j2k_decode "$(stream_of "$case_name")" "$tmp/ours.pgm"
+    check_refusal
+    echo "$msg" | grep -qi unsupported || fail "refused without saying unsupported: $msg"
+    pass
+    ;;
+broken_*)
+    j2k_decode "$j2k_corpus/$case_name.j2k" "$tmp/ours.ppm"
+    check_alive
+    [ "$rc" -eq 0 ] || [ -n "$msg" ] || fail "exit status $rc without a message"
+    [ "$rc" -eq 0 ] && pass "decoded" || pass "refused: $msg"
+    ;;
+*)
+    fail "unknown JPEG 2000 test"
+    ;;
+esac
+# 5/3 streams must equal OpenJPEG bit for bit; 9/7 ones come within the tolerance.
+# Deep samples (references aligned to 16 bits) go through tests/tools/pnm16.pl.
+case $case_name in
+*_deep*)
+    t=$(cat "$j2k_corpus/$case_name.tolerance")
+    diff=$(perl "$(dirname "$0")/tools/pnm16.pl" compare "$tmp/ours.${ref##*.}" "$ref" "$t" 2>&1) ||
+        fail "differs from opj_decompress beyond $t (16-bit units): $diff"
+    pass "opj_decompress: within $t in 16-bit units"
+    ;;
+*lossy_*)
+    note=identical
+    within "$tmp/ours.${ref##*.}" "$ref" $lossy_tolerance
+    pass "opj_decompress: $note"
+    ;;
+*)
+    same "$tmp/ours.${ref##*.}" "$ref"
+    pass "equals opj_decompress"
+    ;;
+esac

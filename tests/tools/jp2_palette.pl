@@ -1,0 +1,29 @@
+#!/usr/bin/perl
+# jp2_palette.pl IN.j2k OUT.jp2: wraps a one-component 8-bit codestream in a JP2 file
+# (T.800 Annex I) whose palette (pclr: 256 entries x 3 columns) and component map
+# (cmap) make it an RGB picture; opj_compress cannot write palettes.
+use strict;
+use warnings;
+
+sub box {
+    my ($type, $data) = @_;
+    return pack('N', 8 + length($data)) . $type . $data;
+}
+
+die "usage: jp2_palette.pl IN.j2k OUT.jp2\n" unless @ARGV == 2;
+open(my $in, '<:raw', $ARGV[0]) or die "jp2_palette.pl: $ARGV[0]: $!\n";
+local $/;
+my $cs = <$in>;
+close($in);
+my $siz = index($cs, "\xff\x51");
+die "jp2_palette.pl: $ARGV[0]: no SIZ\n" if $siz < 0;
+my ($w, $h) = unpack('N2', substr($cs, $siz + 6, 8));
+my $ihdr = box('ihdr', pack('NNnCCCC', $h, $w, 1, 7, 7, 0, 0));
+my $colr = box('colr', pack('CCCN', 1, 0, 0, 16));                  # enumerated sRGB
+my $pclr = box('pclr', pack('nC', 256, 3) . pack('C3', 7, 7, 7) .
+               join('', map { pack('C3', $_, 255 - $_, ($_ * 7) & 255) } 0 .. 255));
+my $cmap = box('cmap', join('', map { pack('nCC', 0, 1, $_) } 0 .. 2));   # component 0 through columns 0-2
+open(my $out, '>:raw', $ARGV[1]) or die "jp2_palette.pl: $ARGV[1]: $!\n";
+print $out pack('N', 12), 'jP  ', "\x0d\x0a\x87\x0a", box('ftyp', 'jp2 ' . pack('N', 0) . 'jp2 '),
+    box('jp2h', $ihdr . $colr . $pclr . $cmap), box('jp2c', $cs);
+close($out) or die "jp2_palette.pl: $ARGV[1]: $!\n";

@@ -1,0 +1,157 @@
+/*
+ * JPEG 2000 API test on the test device (GJ_TEST_DEVICE, default opencl-cpu), on
+ * streams of the J2K corpus (GJ_J2K_CORPUS, default tests/j2k-corpus; skipped
+ * without it): bad arguments and options get a clear error; a host picture, a
+ * reused caller frame and a second decoder give the same bytes, packed and planar;
+ * a picture kept in device memory has the host picture's size and format; the
+ * reduced size.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpujpeg/gpujpeg.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = NULL;
+    long n;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    *size = buf ? (size_t)n : 0;
+    fclose(f);
+    return buf;
+}
+
+/* Whether two frames in host memory hold the same picture (rows without padding). */
+static int same_picture(const gj_frame *a, const gj_frame *b)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(a->format);
+
+    if (a->format != b->format || a->width != b->width || a->height != b->height)
+        return 0;
+    for (int p = 0; p < d->nb_planes; p++) {
+        size_t row = (size_t)gj_frame_plane_width(a->format, p, a->width) * (p ? 1 : d->bytes_per_pixel);
+
+        for (int y = 0; y < gj_frame_plane_height(a->format, p, a->height); y++)
+            if (memcmp(a->data[p] + (size_t)y * a->linesize[p], b->data[p] + (size_t)y * b->linesize[p], row))
+                return 0;
+    }
+    return 1;
+}
+
+static void check_errors(gj_j2k_decoder *dec, const uint8_t *data, size_t size)
+{
+    gj_frame f = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+    gj_j2k_info info;
+    int ret;
+
+    CHECK(gj_j2k_read_info(NULL, 0, &info) == GJ_ERROR_INVAL, "read_info(NULL)");
+    CHECK(gj_j2k_read_info((const uint8_t *)"\xff\xd8\xff\xe0", 4, &info) == GJ_ERROR_INVALIDDATA,
+          "a JPEG is not a codestream");
+    CHECK(gj_j2k_decode(dec, NULL, 0, &f) == GJ_ERROR_INVAL, "decode(NULL)");
+    CHECK(gj_j2k_decoder_set_reduce(dec, -1) == GJ_ERROR_INVAL, "reduce -1");
+    CHECK(gj_j2k_decoder_set_layers(dec, -2) == GJ_ERROR_INVAL, "layers -2");
+    CHECK(gj_j2k_decoder_set_reduce(dec, 31) == 0, "reduce 31");
+    ret = gj_j2k_decode(dec, data, size, &f);
+    CHECK(ret == GJ_ERROR_INVAL, "reduce past the levels: %d", ret);
+    gj_j2k_decoder_set_reduce(dec, 0);
+    f.format = GJ_PIX_FMT_GRAY8;
+    ret = gj_j2k_decode(dec, data, size, &f);
+    CHECK(ret == GJ_ERROR_INVAL, "an RGB picture as gray8: %d", ret);
+    ret = gj_j2k_decode(dec, data, size / 2, &(gj_frame){ .format = GJ_PIX_FMT_NONE });
+    CHECK(ret == 0, "a truncated stream decodes what is there: %d", ret);
+}
+
+/* One stream through every memory path. */
+static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
+{
+    gj_frame host = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+    gj_frame device = { .format = GJ_PIX_FMT_NONE, .memory = gj_device_memory(dev) };
+    gj_frame back = { .memory = GJ_MEMORY_HOST }, small = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+    gj_j2k_decoder *other = NULL;
+    gj_j2k_info info;
+    size_t size;
+    uint8_t *data = read_file(path, &size);
+    int ret;
+
+    if (!data) {
+        CHECK(0, "%s: cannot read", path);
+        return;
+    }
+    ret = gj_j2k_read_info(data, size, &info);
+    CHECK(ret == 0, "%s: read_info %d", path, ret);
+    ret = gj_j2k_decode(dec, data, size, &host);
+    CHECK(ret == 0 && host.format == info.native_format, "%s: host decode %d", path, ret);
+    ret = gj_j2k_decode(dec, data, size, &device);
+    CHECK(ret == 0 && device.width == host.width && device.height == host.height && device.format == host.format,
+          "%s: device decode %d", path, ret);
+    back.format = host.format;
+    back.width = host.width;
+    back.height = host.height;
+    gj_frame_alloc(&back, NULL);
+    gj_j2k_decoder_create(&other, dev);
+    ret = gj_j2k_decode(other, data, size, &back);
+    CHECK(ret == 0 && same_picture(&host, &back), "%s: a second decoder into a caller frame %d", path, ret);
+    ret = gj_j2k_decode(dec, data, size, &host);
+    CHECK(ret == 0 && same_picture(&host, &back), "%s: the same frame decoded again %d", path, ret);
+    gj_j2k_decoder_set_reduce(other, 1);
+    ret = gj_j2k_decode(other, data, size, &small);
+    CHECK(ret == 0 && small.width == (host.width + 1) / 2 && small.height == (host.height + 1) / 2,
+          "%s: reduce 1 gives %dx%d of %dx%d (%d)", path, small.width, small.height, host.width, host.height, ret);
+    ret = gj_j2k_decode(dec, data, size, &small);
+    CHECK(ret == GJ_ERROR_INVAL, "%s: a frame of the wrong size: %d", path, ret);
+    gj_j2k_decoder_free(&other);
+    gj_frame_unref(&host);
+    gj_frame_unref(&device);
+    gj_frame_unref(&back);
+    gj_frame_unref(&small);
+    free(data);
+}
+
+int main(void)
+{
+    const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
+    const char *corpus = getenv("GJ_J2K_CORPUS") ? getenv("GJ_J2K_CORPUS") : "tests/j2k-corpus";
+    static const char *const streams[] = { "lossless_rgb.j2k", "lossy_tiles.j2k", "planar_opj420.j2k",
+                                           "lossless_deep16.j2k", "lossless_file_jp2.jp2" };
+    char path[1024];
+    gj_device *dev;
+    gj_j2k_decoder *dec;
+    uint8_t *data;
+    size_t size;
+
+    gj_log_set_level(GJ_LOG_QUIET);
+    snprintf(path, sizeof(path), "%s/%s", corpus, streams[0]);
+    if (!(data = read_file(path, &size))) {
+        printf("no JPEG 2000 corpus in %s\n", corpus);
+        return 77;
+    }
+    if (gj_device_create_from_string(&dev, spec) < 0) {
+        printf("no %s device\n", spec);
+        free(data);
+        return 77;
+    }
+    gj_j2k_decoder_create(&dec, dev);
+    check_errors(dec, data, size);
+    free(data);
+    for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", corpus, streams[i]);
+        check_paths(dev, dec, path);
+    }
+    gj_j2k_decoder_free(&dec);
+    gj_device_free(&dev);
+    printf("%d failures\n", failures);
+    return failures ? 1 : 0;
+}
