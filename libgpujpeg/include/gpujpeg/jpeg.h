@@ -87,8 +87,9 @@ GJ_API int gj_jpeg_decode_batch(gj_jpeg_decoder *dec, const uint8_t *const *data
  * the rules of gj_jpeg_decode() and its decode_error_flags are set on return. The
  * picture is complete for work queued on the decoder's device (its stream or queue)
  * after this call, and for the host after gj_device_synchronize(); a host-memory
- * out must not be read before. A lane waits only for its own previous decode, so
- * with n lanes up to n pictures decode at once.
+ * out must not be read before. Each lane decodes into a picture of its own, copied
+ * into out on the device's stream or queue (after the work queued there before),
+ * so with n lanes up to n pictures decode at once while the host stages the next.
  */
 GJ_API int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
                                 gj_frame *out);

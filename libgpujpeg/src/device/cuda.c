@@ -203,13 +203,26 @@ static int cuda_download(gj_device *dev, void *dst, const gj_buffer *src, size_t
     return 0;
 }
 
+static int queue_copy_2d(cuda_device *cd, const CUDA_MEMCPY2D *copy)
+{
+    CUresult res;
+    int ret;
+
+    if ((ret = push(cd)) < 0)
+        return ret;
+    res = cd->cu->Memcpy2DAsync(copy, cd->stream);
+    pop(cd);
+    if (res != CUDA_SUCCESS)
+        return gj_cuda_fail(res, "cuMemcpy2DAsync(%zu x %zu bytes, pitches %zu/%zu)",
+                            copy->WidthInBytes, copy->Height, copy->srcPitch, copy->dstPitch);
+    return 0;
+}
+
 static int cuda_download_2d(gj_device *dev, void *dst, size_t dst_pitch,
                             const gj_buffer *src, size_t src_offset, size_t src_pitch,
                             size_t width_bytes, size_t height)
 {
-    cuda_device *cd = dev->priv;
     CUDA_MEMCPY2D copy;
-    CUresult res;
     int ret;
 
     if (!width_bytes || !height)
@@ -226,14 +239,31 @@ static int cuda_download_2d(gj_device *dev, void *dst, size_t dst_pitch,
     copy.dstPitch = dst_pitch;
     copy.WidthInBytes = width_bytes;
     copy.Height = height;
-    if ((ret = push(cd)) < 0)
+    return queue_copy_2d(dev->priv, &copy);
+}
+
+static int cuda_copy_2d(gj_device *dev, const gj_buffer *dst, size_t dst_offset, size_t dst_pitch,
+                        const gj_buffer *src, size_t src_offset, size_t src_pitch,
+                        size_t width_bytes, size_t height)
+{
+    CUDA_MEMCPY2D copy;
+    int ret;
+
+    if (!width_bytes || !height)
+        return 0;
+    if ((ret = check_range("2-D copy", src, src_offset, (height - 1) * src_pitch + width_bytes)) < 0 ||
+        (ret = check_range("2-D copy", dst, dst_offset, (height - 1) * dst_pitch + width_bytes)) < 0)
         return ret;
-    res = cd->cu->Memcpy2DAsync(&copy, cd->stream);
-    pop(cd);
-    if (res != CUDA_SUCCESS)
-        return gj_cuda_fail(res, "cuMemcpy2DAsync(%zu x %zu bytes, pitches %zu/%zu)",
-                            width_bytes, height, src_pitch, dst_pitch);
-    return 0;
+    memset(&copy, 0, sizeof(copy));
+    copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = (CUdeviceptr)(src->handle + src_offset);
+    copy.srcPitch = src_pitch;
+    copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.dstDevice = (CUdeviceptr)(dst->handle + dst_offset);
+    copy.dstPitch = dst_pitch;
+    copy.WidthInBytes = width_bytes;
+    copy.Height = height;
+    return queue_copy_2d(dev->priv, &copy);
 }
 
 static int cuda_fill_zero(gj_device *dev, const gj_buffer *buf, size_t offset, size_t size)
@@ -358,6 +388,7 @@ static const gj_device_ops cuda_ops = {
     .upload = cuda_upload,
     .download = cuda_download,
     .download_2d = cuda_download_2d,
+    .copy_2d = cuda_copy_2d,
     .fill_zero = cuda_fill_zero,
     .launch = cuda_launch,
     .finish = cuda_finish,

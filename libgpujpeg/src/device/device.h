@@ -67,6 +67,10 @@ typedef struct gj_device_ops {
     int (*download_2d)(gj_device *dev, void *dst, size_t dst_pitch,
                        const gj_buffer *src, size_t src_offset, size_t src_pitch,
                        size_t width_bytes, size_t height);
+    /* Rectangular copy between device buffers (of this device or its siblings). */
+    int (*copy_2d)(gj_device *dev, const gj_buffer *dst, size_t dst_offset, size_t dst_pitch,
+                   const gj_buffer *src, size_t src_offset, size_t src_pitch,
+                   size_t width_bytes, size_t height);
     int (*fill_zero)(gj_device *dev, const gj_buffer *buf, size_t offset, size_t size);
 
     /*

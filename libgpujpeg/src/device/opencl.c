@@ -384,6 +384,26 @@ static int opencl_download_2d(gj_device *dev, void *dst, size_t dst_pitch,
     return 0;
 }
 
+static int opencl_copy_2d(gj_device *dev, const gj_buffer *dst, size_t dst_offset, size_t dst_pitch,
+                          const gj_buffer *src, size_t src_offset, size_t src_pitch,
+                          size_t width_bytes, size_t height)
+{
+    opencl_device *cl = dev->priv;
+    const size_t src_origin[3] = { src_offset, 0, 0 };
+    const size_t dst_origin[3] = { dst_offset, 0, 0 };
+    const size_t region[3] = { width_bytes, height, 1 };
+    cl_int err;
+
+    if (!width_bytes || !height)
+        return 0;
+    err = clEnqueueCopyBufferRect(cl->queue, (cl_mem)src->handle, (cl_mem)dst->handle, src_origin, dst_origin,
+                                  region, src_pitch, 0, dst_pitch, 0, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(dev->desc.name, err, "clEnqueueCopyBufferRect of %zux%zu bytes (offsets %zu -> %zu, "
+                       "pitches %zu -> %zu)", width_bytes, height, src_offset, dst_offset, src_pitch, dst_pitch);
+    return 0;
+}
+
 static int opencl_fill_zero(gj_device *dev, const gj_buffer *buf, size_t offset, size_t size)
 {
     static const unsigned char zero[16];
@@ -605,6 +625,7 @@ static const gj_device_ops opencl_ops = {
     .upload         = opencl_upload,
     .download       = opencl_download,
     .download_2d    = opencl_download_2d,
+    .copy_2d        = opencl_copy_2d,
     .fill_zero      = opencl_fill_zero,
     .launch         = opencl_launch,
     .finish         = opencl_finish,

@@ -76,3 +76,21 @@ int gj_staging_download(gj_device *dev, const gj_frame *target, gj_frame *out, i
     }
     return 0;
 }
+
+int gj_staging_copy(gj_device *dev, const gj_frame *src, const gj_frame *dst)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(dst->format);
+    int ret;
+
+    for (int p = 0; p < d->nb_planes; p++) {
+        size_t row = (size_t)gj_frame_plane_width(dst->format, p, dst->width) * (size_t)(p ? 1 : d->bytes_per_pixel);
+        uint64_t src_offset, dst_offset;
+        gj_buffer from = gj_staging_plane(src, p, &src_offset), to = gj_staging_plane(dst, p, &dst_offset);
+
+        if ((ret = dev->ops->copy_2d(dev, &to, dst_offset, (size_t)dst->linesize[p], &from, src_offset,
+                                     (size_t)src->linesize[p], row,
+                                     (size_t)gj_frame_plane_height(dst->format, p, dst->height))) < 0)
+            return ret;
+    }
+    return 0;
+}

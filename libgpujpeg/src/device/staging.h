@@ -27,4 +27,8 @@ gj_buffer gj_staging_plane(const gj_frame *f, int i, uint64_t *offset);
  * (allocated when empty). */
 int gj_staging_download(gj_device *dev, const gj_frame *target, gj_frame *out, int w, int h);
 
+/* Queues the copy of every plane of the device frame src into the device frame dst
+ * (same size and format). */
+int gj_staging_copy(gj_device *dev, const gj_frame *src, const gj_frame *dst);
+
 #endif /* GJ_DEVICE_STAGING_H */

@@ -3,7 +3,7 @@
  * sibling devices of the decoder's device, each with its own queue, so the GPU
  * runs several pictures at once and the host parses one while others decode.
  *   - gj_jpeg_decode_async() takes the lanes in turn from the caller's thread and
- *     returns once the work is queued (a lane waits only for its own last decode);
+ *     returns once the work is queued;
  *   - gj_jpeg_decode_batch() gives every lane a host thread, so that parsing and
  *     layout, the host's share of a decode, run in parallel too.
  * Output frames are allocated on the decoder's device, so they outlive the lanes.
@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "device/staging.h"
 #include "jpeg/decoder_private.h"
 #include "log.h"
 
@@ -63,6 +64,13 @@ int gj_jpeg_decoder_set_lanes(gj_jpeg_decoder *dec, int lanes)
     return 0;
 }
 
+/*
+ * The lane decodes into its own staging picture and FFmpeg-style callers read the
+ * output frame on the decoder's stream, so the copy into the frame is queued there:
+ * it comes after the frame's earlier readers without the lane waiting for them,
+ * and the lane's next decode waits only for this copy. Pictures on different lanes
+ * thus decode at once.
+ */
 int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
 {
     gj_jpeg_decoder *lane;
@@ -74,12 +82,13 @@ int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         return ret;
     lane = dec->lanes[dec->next_lane];
     dec->next_lane = (dec->next_lane + 1) % dec->num_lanes;
-    /* The frame may still be in use by work the caller queued before: a pool
-     * frame it just released, say. */
-    if ((ret = lane->dev->ops->wait_for(lane->dev, dec->dev)) < 0 ||
-        (ret = gj_jpeg_decode_queue(lane, data, size, out)) < 0)
+    lane->stage_device_output = out->memory != GJ_MEMORY_HOST;
+    if ((ret = gj_jpeg_decode_queue(lane, data, size, out)) < 0 ||
+        (ret = dec->dev->ops->wait_for(dec->dev, lane->dev)) < 0)
         return ret;
-    return dec->dev->ops->wait_for(dec->dev, lane->dev);
+    if (lane->stage_device_output && (ret = gj_staging_copy(dec->dev, &lane->staging, out)) < 0)
+        return ret;
+    return lane->dev->ops->wait_for(lane->dev, dec->dev);
 }
 
 typedef struct batch {
@@ -125,6 +134,7 @@ static void batch_on_lanes(gj_jpeg_decoder *dec, batch *b)
     for (i = 0; i < lanes; i++) {
         workers[i].b = b;
         workers[i].lane = dec->lanes[i];
+        dec->lanes[i]->stage_device_output = 0;
         /* Frames the caller hands in may still be in use by its queued work. */
         if (dec->lanes[i]->dev->ops->wait_for(dec->lanes[i]->dev, dec->dev) < 0)
             break;

@@ -198,10 +198,11 @@ static int device_target(gj_jpeg_decoder *dec, gj_frame *out, gj_frame **target)
                 return ret;
         }
         *target = out;
-        return 0;
-    }
-    if (out->memory != GJ_MEMORY_HOST)
+        if (!dec->stage_device_output)
+            return 0;
+    } else if (out->memory != GJ_MEMORY_HOST) {
         return gj_fail(GJ_ERROR_INVAL, "output frame memory does not belong to the decoder's device");
+    }
     if (!frame_matches(&dec->staging, s->width, s->height, out->format)) {
         gj_frame_unref(&dec->staging);
         memset(&dec->staging, 0, sizeof(dec->staging));
@@ -280,7 +281,8 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         return ret;
     ret = format == gj_jpeg_native_format(s) ? gj_jpeg_write_planar(dec, target) : gj_jpeg_write_packed(dec, target);
     gj_jpeg_profile_mark(dec, ST_PIXELS);
-    if (ret >= 0 && target != out)
+    /* A staged device picture is copied by the caller (decode_lanes.c). */
+    if (ret >= 0 && target != out && out->memory == GJ_MEMORY_HOST)
         ret = download_frame(dec, target, out);
     if (ret < 0)
         return ret;

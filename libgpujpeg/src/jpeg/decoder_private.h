@@ -52,6 +52,7 @@ struct gj_jpeg_decoder {
     gj_device *frame_dev;            /* allocates output frames: the caller's device, for lanes too */
     int owns_dev;                    /* a lane's sibling device, destroyed with it */
     int pending;                     /* work queued without waiting (a lane's async decode) */
+    int stage_device_output;         /* a lane's async decode: device pictures go to staging */
     struct gj_jpeg_decoder *lanes[MAX_LANES];
     int num_lanes, lanes_wanted, next_lane;
     int profile;
