@@ -29,9 +29,7 @@ enum {
 struct gj_jpeg_encoder {
     gj_device *dev;
     gj_buffer buf[BUF_COUNT];
-    uint8_t *staging;               /* page-locked packed copy of a host frame */
-    size_t staging_size;
-    /* Read by queued copies: they live until the queue has run. */
+    /* Read or written by queued copies: they live until the queue has run. */
     gj_enc_params params;
     gj_enc_huffman codes;
     uint32_t histogram[GJ_ENC_HISTOGRAM_WORDS];
@@ -63,8 +61,6 @@ void gj_jpeg_encoder_free(gj_jpeg_encoder **penc)
     for (i = 0; i < BUF_COUNT; i++)
         if (enc->buf[i].handle)
             enc->dev->ops->buffer_destroy(enc->dev, &enc->buf[i]);
-    if (enc->staging)
-        enc->dev->ops->host_free(enc->dev, enc->staging);
     free(enc);
     *penc = NULL;
 }
@@ -119,38 +115,40 @@ static int check_linesize(const gj_frame *in, int plane)
     return 0;
 }
 
-/* Host frame: its planes packed row after row into one upload. */
+/* Bytes from a plane's first sample to its last, rows at the frame's linesize. */
+static size_t plane_span(const gj_frame *in, int plane)
+{
+    int rows = gj_frame_plane_height(in->format, plane, in->height);
+
+    return (size_t)in->linesize[plane] * (size_t)(rows - 1) + gj_jpeg_encode_row_bytes(in, plane);
+}
+
+/*
+ * Host frame: each plane uploaded as it lies, padding between rows included
+ * (no copy on the CPU: a frame in page-locked memory goes at the bus's speed).
+ */
 static int bind_host_input(gj_jpeg_encoder *enc, const gj_frame *in, int nb_planes, gj_karg *planes)
 {
     gj_device *dev = enc->dev;
     size_t total = 0, pos = 0;
-    int i, y, ret;
+    int i, ret;
 
     for (i = 0; i < nb_planes; i++) {
         if ((ret = check_linesize(in, i)) < 0)
             return ret;
-        total += gj_jpeg_encode_row_bytes(in, i) * (size_t)gj_frame_plane_height(in->format, i, in->height);
-    }
-    if (total > enc->staging_size) {
-        if (enc->staging)
-            dev->ops->host_free(dev, enc->staging);
-        enc->staging_size = 0;
-        if (!(enc->staging = dev->ops->host_alloc(dev, total)))
-            return gj_fail(GJ_ERROR_NOMEM, "out of host memory for a %zu-byte staging copy", total);
-        enc->staging_size = total;
+        total += (plane_span(in, i) + 15) & ~(size_t)15;
     }
     if ((ret = ensure(enc, BUF_INPUT, total)) < 0)
         return ret;
     for (i = 0; i < nb_planes; i++) {
-        size_t row = gj_jpeg_encode_row_bytes(in, i);
-        int rows = gj_frame_plane_height(in->format, i, in->height);
-        enc->params.pitch[i] = (gj_u32)row;
+        enc->params.pitch[i] = (gj_u32)in->linesize[i];
         set_offset(&enc->params, i, pos);
-        for (y = 0; y < rows; y++, pos += row)
-            memcpy(enc->staging + pos, in->data[i] + (size_t)y * (size_t)in->linesize[i], row);
         planes[i] = arg_buf(enc, BUF_INPUT);
+        if ((ret = dev->ops->upload(dev, &enc->buf[BUF_INPUT], pos, in->data[i], plane_span(in, i))) < 0)
+            return ret;
+        pos += (plane_span(in, i) + 15) & ~(size_t)15;
     }
-    return dev->ops->upload(dev, &enc->buf[BUF_INPUT], 0, enc->staging, total);
+    return 0;
 }
 
 /* Device frame: the kernels read its planes where they are. */
@@ -261,20 +259,20 @@ static int code_lengths(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, gj
         (ret = prefix_sum(enc, BUF_BITS, BUF_OFFSETS, p->num_blocks)) < 0)
         return ret;
     a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_OFFSETS), a[2] = arg_buf(enc, BUF_SEG_BITS);
-    if ((ret = launch(enc, "gj_jpeg_enc_segment_bits", p->num_segments, GJ_ENC_GROUP, a, 3)) < 0 ||
-        (ret = prefix_sum(enc, BUF_SEG_BITS, BUF_SEG_OFFSETS, p->num_segments)) < 0)
+    a[3] = arg_buf(enc, BUF_SEG_OFFSETS);
+    if ((ret = launch(enc, "gj_jpeg_enc_segment_bits", p->num_segments, GJ_ENC_GROUP, a, 4)) < 0 ||
+        (p->num_segments > 1 && (ret = prefix_sum(enc, BUF_SEG_BITS, BUF_SEG_OFFSETS, p->num_segments)) < 0))
         return ret;
     return read_u64(enc, BUF_SEG_OFFSETS, p->num_segments, total_bits);
 }
 
-/* Step 4: the entropy-coded data in BUF_OUT; returns its size. */
-static int pack(gj_jpeg_encoder *enc, uint64_t raw_bytes, uint64_t *size)
+/* Step 4: the entropy-coded data in BUF_OUT (queued; its size follows into enc->total: the extra bytes). */
+static int pack(gj_jpeg_encoder *enc, uint64_t raw_bytes)
 {
     gj_device *dev = enc->dev;
     const gj_enc_params *p = &enc->params;
     uint64_t words = (raw_bytes + 3) / 4, chunks = (raw_bytes + GJ_ENC_STUFF_BYTES - 1) / GJ_ENC_STUFF_BYTES;
     gj_karg a[6];
-    uint64_t extra;
     int ret;
 
     if ((ret = ensure(enc, BUF_RAW, words * 4)) < 0 || (ret = ensure(enc, BUF_EXTRA, chunks * 8)) < 0 ||
@@ -292,11 +290,9 @@ static int pack(gj_jpeg_encoder *enc, uint64_t raw_bytes, uint64_t *size)
         (ret = prefix_sum(enc, BUF_EXTRA, BUF_EXTRA_OFFSETS, (uint32_t)chunks)) < 0)
         return ret;
     a[4] = arg_buf(enc, BUF_EXTRA_OFFSETS), a[5] = arg_buf(enc, BUF_OUT);
-    if ((ret = launch(enc, "gj_jpeg_enc_stuff_write", chunks, GJ_ENC_GROUP, a, 6)) < 0 ||
-        (ret = read_u64(enc, BUF_EXTRA_OFFSETS, chunks, &extra)) < 0)
+    if ((ret = launch(enc, "gj_jpeg_enc_stuff_write", chunks, GJ_ENC_GROUP, a, 6)) < 0)
         return ret;
-    *size = raw_bytes + extra;
-    return 0;
+    return dev->ops->download(dev, &enc->total, &enc->buf[BUF_EXTRA_OFFSETS], chunks * 8, 8);
 }
 
 static int grow_output(gj_jpeg_output *out, size_t size)
@@ -312,11 +308,18 @@ static int grow_output(gj_jpeg_output *out, size_t size)
     return 0;
 }
 
-/* Step 5: headers, the downloaded data, EOI. */
+/*
+ * Step 5: headers, the downloaded data, EOI. The data's size is known only once
+ * the queue has run: the download of a guess (stuffing adds a byte per 0xFF,
+ * about 0.4% of Huffman-coded bytes) goes with it, the rest, if any, after.
+ */
 static int write_file(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, const gj_jpeg_tables *t,
-                      uint64_t data_size, gj_jpeg_output *out)
+                      uint64_t raw_bytes, gj_jpeg_output *out)
 {
+    gj_device *dev = enc->dev;
     const gj_enc_params *p = &enc->params;
+    uint64_t bound = 2 * raw_bytes + 2 * (uint64_t)p->num_segments, data_size;
+    uint64_t guess = raw_bytes + raw_bytes / 64 + 2 * (uint64_t)p->num_segments + 64;
     uint8_t header[GJ_JPEG_HEADER_MAX];
     gj_jpeg_header h = { .width = (int)p->width, .height = (int)p->height,
                          .num_components = (int)p->num_components, .restart_interval = s->restart_interval };
@@ -333,12 +336,19 @@ static int write_file(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, cons
         h.ac[c] = &t->ac[c];
     }
     header_size = gj_jpeg_write_headers(header, &h);
-    if ((ret = grow_output(out, header_size + data_size + GJ_JPEG_TRAILER_SIZE)) < 0)
+    guess = guess < bound ? guess : bound;
+    if ((ret = grow_output(out, header_size + guess + GJ_JPEG_TRAILER_SIZE)) < 0 ||
+        (ret = dev->ops->download(dev, out->data + header_size, &enc->buf[BUF_OUT], 0, guess)) < 0 ||
+        (ret = gj_dev_finish(dev)) < 0)
+        return ret;
+    data_size = raw_bytes + enc->total;
+    if (data_size > guess &&
+        ((ret = grow_output(out, header_size + data_size + GJ_JPEG_TRAILER_SIZE)) < 0 ||
+         (ret = dev->ops->download(dev, out->data + header_size + guess, &enc->buf[BUF_OUT], guess,
+                                   data_size - guess)) < 0 ||
+         (ret = gj_dev_finish(dev)) < 0))
         return ret;
     memcpy(out->data, header, header_size);
-    if ((ret = enc->dev->ops->download(enc->dev, out->data + header_size, &enc->buf[BUF_OUT], 0, data_size)) < 0 ||
-        (ret = gj_dev_finish(enc->dev)) < 0)
-        return ret;
     gj_jpeg_write_trailer(out->data + header_size + data_size);
     out->size = header_size + data_size + GJ_JPEG_TRAILER_SIZE;
     return 0;
@@ -348,12 +358,12 @@ int gj_jpeg_encode(gj_jpeg_encoder *enc, const gj_frame *in, const gj_jpeg_encod
 {
     gj_jpeg_tables tables;
     gj_karg planes[3];
-    uint64_t total_bits, data_size;
+    uint64_t total_bits;
     int nb_planes, i, ret;
 
     if (!enc || !in || !s || !out)
         return GJ_ERROR_INVAL;
-    /* The previous frame's copies may still read the parameters and the staging copy. */
+    /* Queued copies of an earlier failed call may still use the parameters. */
     if ((ret = gj_dev_finish(enc->dev)) < 0 || (ret = gj_jpeg_encode_setup(in, s, &enc->params, &tables)) < 0)
         return ret;
     nb_planes = enc->params.layout == GJ_ENC_IN_PACKED_RGB ? 1 : (int)enc->params.num_components;
@@ -363,10 +373,9 @@ int gj_jpeg_encode(gj_jpeg_encoder *enc, const gj_frame *in, const gj_jpeg_encod
         return ret;
     for (i = nb_planes; i < 3; i++)
         planes[i] = planes[0];     /* planes the layout does not read */
-    if ((ret = code_lengths(enc, s, &tables, planes, &total_bits)) < 0 ||
-        (ret = pack(enc, total_bits / 8, &data_size)) < 0)
+    if ((ret = code_lengths(enc, s, &tables, planes, &total_bits)) < 0 || (ret = pack(enc, total_bits / 8)) < 0)
         return ret;
-    return write_file(enc, s, &tables, data_size, out);
+    return write_file(enc, s, &tables, total_bits / 8, out);
 }
 
 int gj_jpeg_encode_batch(gj_jpeg_encoder *enc, const gj_frame *const *ins, int n, const gj_jpeg_encode_params *s,

@@ -138,20 +138,28 @@ GJ_KERNEL gj_jpeg_enc_block_bits(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL con
         bits[k] = gj_enc_block_bits(p, coefs, codes, k);
 }
 
-/* seg_bits[s] = the coded bits of segment s padded to whole bytes (offsets: the
- * blocks' exclusive prefix sum, with the total at [num_blocks]). */
+/*
+ * seg_bits[s] = the coded bits of segment s padded to whole bytes (offsets: the
+ * blocks' exclusive prefix sum, with the total at [num_blocks]). A picture of one
+ * segment needs no prefix sum of them: its offsets go to seg_offsets directly.
+ */
 GJ_KERNEL gj_jpeg_enc_segment_bits(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u64 *offsets,
-                                   GJ_GLOBAL gj_u64 *seg_bits)
+                                   GJ_GLOBAL gj_u64 *seg_bits, GJ_GLOBAL gj_u64 *seg_offsets)
 {
     gj_u32 s = (gj_u32)gj_global_id();
     gj_u64 per = p->restart_interval ? (gj_u64)p->restart_interval * p->blocks_in_mcu : p->num_blocks;
-    gj_u64 first, end;
+    gj_u64 first, end, bits;
 
     if (s >= p->num_segments)
         return;
     first = (gj_u64)s * per;
     end = gj_min(first + per, (gj_u64)p->num_blocks);
-    seg_bits[s] = (offsets[end] - offsets[first] + 7) & ~(gj_u64)7;
+    bits = (offsets[end] - offsets[first] + 7) & ~(gj_u64)7;
+    seg_bits[s] = bits;
+    if (p->num_segments == 1) {
+        seg_offsets[0] = 0;
+        seg_offsets[1] = bits;
+    }
 }
 
 /* Big-endian bit writer into 32-bit words (stored byte-swapped: memory is little-endian). */
