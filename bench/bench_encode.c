@@ -5,10 +5,11 @@
  *                [--sampling 420|422|444|440|gray] [--optimize] [--write DIR] FILE.jpg...
  *
  * Each file decodes once on the GPU into the pictures encoded: rgb24 and its own
- * planar format (yuvj420p ...), each in device memory and in (pageable) host
- * memory. Modes:
- *   device-rgb24, device-yuv   encode from device memory to a JPEG in host memory
- *   host-rgb24, host-yuv       the same from host memory (upload included)
+ * planar format (yuvj420p ...), each in device memory, in page-locked host
+ * memory (gj_frame_alloc with the device) and in pageable host memory. Modes:
+ *   device-rgb24, device-yuv       encode from device memory to a JPEG in host memory
+ *   host-rgb24, host-yuv           the same from page-locked host memory (upload included)
+ *   pageable-rgb24, pageable-yuv   the same from malloc'd host memory
  * Each mode: 3 warm-up encodes, then up to N timed ones (default 50; at least 5,
  * no more once S seconds (default 5) have passed), each from the call to the
  * JPEG in host memory. Result lines as the other benchmarks (bench_util.h), the
@@ -122,26 +123,33 @@ static void run_mode(const options *o, gj_jpeg_encoder *enc, const char *path, c
 static void bench_file(const options *o, gj_device *dev, gj_jpeg_decoder *dec, gj_jpeg_encoder *enc,
                        const char *path)
 {
-    static const char *const names[4] = { "device-rgb24", "device-yuv", "host-rgb24", "host-yuv" };
-    gj_frame pics[4];
+    static const char *const names[6] = { "device-rgb24", "device-yuv", "host-rgb24", "host-yuv",
+                                          "pageable-rgb24", "pageable-yuv" };
+    gj_frame pics[6];
     bench_jpeg_desc desc;
+    gj_jpeg_info info;
     uint8_t *data;
     size_t size;
-    int i, ret = 0;
+    int i, ret;
 
     if (bench_read_file(path, &data, &size) < 0 || bench_probe_jpeg(data, size, &desc) < 0)
         return;
-    for (i = 0; i < 4; i++) {
-        pics[i] = (gj_frame){ .format = i % 2 ? GJ_PIX_FMT_NONE : GJ_PIX_FMT_RGB24,
+    ret = gj_jpeg_read_info(data, size, &info);
+    for (i = 0; i < 6; i++) {
+        pics[i] = (gj_frame){ .width = info.width, .height = info.height,
+                              .format = i % 2 ? info.native_format : GJ_PIX_FMT_RGB24,
                               .memory = i < 2 ? gj_device_memory(dev) : GJ_MEMORY_HOST };
+        /* Host pictures allocated here: page-locked (with the device) or not. */
+        if (ret >= 0 && i >= 2)
+            ret = gj_frame_alloc(&pics[i], i < 4 ? dev : NULL);
         if (ret >= 0)
             ret = gj_jpeg_decode(dec, data, size, &pics[i]);
     }
     if (ret < 0)
         bench_print_failure(path, &desc, "decode", gj_strerror(ret));
-    for (i = 0; i < 4 && ret >= 0; i++)
+    for (i = 0; i < 6 && ret >= 0; i++)
         run_mode(o, enc, path, &desc, names[i], &pics[i]);
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 6; i++)
         gj_frame_unref(&pics[i]);
     free(data);
 }

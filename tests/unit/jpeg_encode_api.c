@@ -6,7 +6,8 @@
  * pixels encode to the same file; a picture in device memory encodes to the same
  * file as the same picture in host memory (planar and packed, odd sizes); custom
  * tables equal to the quality-scaled ones change nothing; a batch equals single
- * encodes; one output buffer serves pictures of different sizes.
+ * encodes; one output buffer serves pictures of different sizes; a caller's own
+ * output buffer is used when large enough and refused with an error when not.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +221,30 @@ static void check_batch(gj_jpeg_encoder *enc)
     gj_jpeg_output_unref(&one);
 }
 
+/* A buffer of the caller's: used when the JPEG fits, a clear error when not. */
+static void check_caller_buffer(gj_jpeg_encoder *enc)
+{
+    gj_jpeg_output ref = { 0 }, mine = { 0 };
+    gj_frame f;
+    int ret;
+
+    make_picture(&f, GJ_PIX_FMT_RGB24, 40, 30);
+    CHECK(encode(enc, &f, 75, GJ_JPEG_SAMPLING_420, &ref) == 0, "reference encode");
+    mine.capacity = ref.size;
+    mine.data = malloc(mine.capacity);
+    ret = encode(enc, &f, 75, GJ_JPEG_SAMPLING_420, &mine);
+    CHECK(ret == 0 && same_output(&ref, &mine) && !mine.opaque_owner, "a buffer of exactly the size: %d", ret);
+    mine.capacity = ref.size - 1;
+    ret = encode(enc, &f, 75, GJ_JPEG_SAMPLING_420, &mine);
+    CHECK(ret == GJ_ERROR_INVAL, "a buffer one byte short: %d, expected GJ_ERROR_INVAL", ret);
+    mine.capacity = 10;
+    ret = encode(enc, &f, 75, GJ_JPEG_SAMPLING_420, &mine);
+    CHECK(ret == GJ_ERROR_INVAL, "a 10-byte buffer: %d, expected GJ_ERROR_INVAL", ret);
+    free(mine.data);
+    gj_frame_unref(&f);
+    gj_jpeg_output_unref(&ref);
+}
+
 int main(void)
 {
     const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
@@ -242,6 +267,7 @@ int main(void)
     check_device_input(dev, enc, GJ_PIX_FMT_RGB24, 51, 19, GJ_JPEG_SAMPLING_420);
     check_device_input(dev, enc, GJ_PIX_FMT_RGBA, 8, 8, GJ_JPEG_SAMPLING_GRAY);
     check_batch(enc);
+    check_caller_buffer(enc);
     gj_jpeg_encoder_free(&enc);
     gj_device_free(&dev);
     if (failures)

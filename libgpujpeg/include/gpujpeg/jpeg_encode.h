@@ -69,12 +69,19 @@ typedef struct gj_jpeg_encode_params {
 /* Quality 75, 4:2:0, standard tables, no restart markers, not optimised (cjpeg's defaults). */
 GJ_API void gj_jpeg_encode_params_default(gj_jpeg_encode_params *params);
 
-/* An encoded JPEG file in host memory. The buffer grows as needed and is reused
- * from call to call; free it with gj_jpeg_output_unref(). */
+/*
+ * An encoded JPEG file in host memory. Start with all fields zero: the library
+ * allocates the buffer (page-locked memory of the encoder's device, which the
+ * GPU writes at the bus's speed), grows it as needed and reuses it from call to
+ * call; free it with gj_jpeg_output_unref() before freeing the device. Or point
+ * data at a buffer of your own of `capacity` bytes (opaque_owner NULL): a JPEG
+ * that does not fit fails with GJ_ERROR_INVAL.
+ */
 typedef struct gj_jpeg_output {
     uint8_t *data;
     size_t size;            /* bytes of the file */
-    size_t capacity;        /* bytes allocated */
+    size_t capacity;        /* bytes available at data */
+    void *opaque_owner;     /* set when the library allocated data */
 } gj_jpeg_output;
 
 GJ_API void gj_jpeg_output_unref(gj_jpeg_output *out);

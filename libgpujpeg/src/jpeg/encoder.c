@@ -22,7 +22,7 @@
 #include "log.h"
 
 enum {
-    BUF_PARAMS, BUF_INPUT, BUF_COEFS, BUF_CODES, BUF_HISTOGRAM, BUF_BITS, BUF_OFFSETS, BUF_TOTALS,
+    BUF_PARAMS, BUF_INPUT, BUF_COEFS, BUF_MASKS, BUF_CODES, BUF_HISTOGRAM, BUF_BITS, BUF_OFFSETS, BUF_TOTALS,
     BUF_SEG_BITS, BUF_SEG_OFFSETS, BUF_RAW, BUF_EXTRA, BUF_EXTRA_OFFSETS, BUF_OUT, BUF_COUNT
 };
 
@@ -65,11 +65,21 @@ void gj_jpeg_encoder_free(gj_jpeg_encoder **penc)
     *penc = NULL;
 }
 
+/* Owner of an output buffer the library allocated: page-locked memory of dev. */
+typedef struct output_owner {
+    gj_device *dev;
+} output_owner;
+
 void gj_jpeg_output_unref(gj_jpeg_output *out)
 {
+    output_owner *owner;
+
     if (!out)
         return;
-    free(out->data);
+    if ((owner = out->opaque_owner)) {
+        owner->dev->ops->host_free(owner->dev, out->data);
+        free(owner);
+    }
     memset(out, 0, sizeof(*out));
 }
 
@@ -204,14 +214,15 @@ static int optimize_tables(gj_jpeg_encoder *enc, gj_jpeg_tables *t)
 {
     gj_device *dev = enc->dev;
     const gj_enc_params *p = &enc->params;
-    gj_karg a[3];
+    gj_karg a[4];
     int ret, i;
 
     if ((ret = ensure(enc, BUF_HISTOGRAM, sizeof(enc->histogram))) < 0)
         return ret;
-    a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_COEFS), a[2] = arg_buf(enc, BUF_HISTOGRAM);
+    a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_COEFS), a[2] = arg_buf(enc, BUF_MASKS);
+    a[3] = arg_buf(enc, BUF_HISTOGRAM);
     if ((ret = dev->ops->fill_zero(dev, &enc->buf[BUF_HISTOGRAM], 0, sizeof(enc->histogram))) < 0 ||
-        (ret = launch(enc, "gj_jpeg_enc_histogram", p->num_blocks, GJ_ENC_GROUP, a, 3)) < 0 ||
+        (ret = launch(enc, "gj_jpeg_enc_histogram", p->num_blocks, GJ_ENC_GROUP, a, 4)) < 0 ||
         (ret = dev->ops->download(dev, enc->histogram, &enc->buf[BUF_HISTOGRAM], 0, sizeof(enc->histogram))) < 0 ||
         (ret = gj_dev_finish(dev)) < 0)
         return ret;
@@ -228,11 +239,12 @@ static int code_lengths(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, gj
 {
     gj_device *dev = enc->dev;
     gj_enc_params *p = &enc->params;
-    gj_karg a[5];
+    gj_karg a[6];
     int ret, i;
 
     if ((ret = ensure(enc, BUF_PARAMS, sizeof(*p))) < 0 ||
         (ret = ensure(enc, BUF_COEFS, (size_t)p->num_blocks * 64 * sizeof(int16_t))) < 0 ||
+        (ret = ensure(enc, BUF_MASKS, (size_t)p->num_blocks * 2 * sizeof(uint32_t))) < 0 ||
         (ret = ensure(enc, BUF_CODES, sizeof(enc->codes))) < 0 ||
         (ret = ensure(enc, BUF_BITS, (size_t)p->num_blocks * 8)) < 0 ||
         (ret = ensure(enc, BUF_OFFSETS, ((size_t)p->num_blocks + 1) * 8)) < 0 ||
@@ -241,8 +253,8 @@ static int code_lengths(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, gj
         (ret = dev->ops->upload(dev, &enc->buf[BUF_PARAMS], 0, p, sizeof(*p))) < 0)
         return ret;
     a[0] = arg_buf(enc, BUF_PARAMS), a[1] = planes[0], a[2] = planes[1], a[3] = planes[2];
-    a[4] = arg_buf(enc, BUF_COEFS);
-    if ((ret = launch(enc, "gj_jpeg_enc_fdct", (uint64_t)p->num_blocks * 8, GJ_ENC_GROUP, a, 5)) < 0)
+    a[4] = arg_buf(enc, BUF_COEFS), a[5] = arg_buf(enc, BUF_MASKS);
+    if ((ret = launch(enc, "gj_jpeg_enc_fdct", (uint64_t)p->num_blocks * 8, GJ_ENC_GROUP, a, 6)) < 0)
         return ret;
     if (s->optimize && (ret = optimize_tables(enc, t)) < 0)
         return ret;
@@ -253,9 +265,9 @@ static int code_lengths(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, gj
     }
     if ((ret = dev->ops->upload(dev, &enc->buf[BUF_CODES], 0, &enc->codes, sizeof(enc->codes))) < 0)
         return ret;
-    a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_COEFS), a[2] = arg_buf(enc, BUF_CODES);
-    a[3] = arg_buf(enc, BUF_BITS);
-    if ((ret = launch(enc, "gj_jpeg_enc_block_bits", p->num_blocks, GJ_ENC_GROUP, a, 4)) < 0 ||
+    a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_COEFS), a[2] = arg_buf(enc, BUF_MASKS);
+    a[3] = arg_buf(enc, BUF_CODES), a[4] = arg_buf(enc, BUF_BITS);
+    if ((ret = launch(enc, "gj_jpeg_enc_block_bits", p->num_blocks, GJ_ENC_GROUP, a, 5)) < 0 ||
         (ret = prefix_sum(enc, BUF_BITS, BUF_OFFSETS, p->num_blocks)) < 0)
         return ret;
     a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_OFFSETS), a[2] = arg_buf(enc, BUF_SEG_BITS);
@@ -272,7 +284,7 @@ static int pack(gj_jpeg_encoder *enc, uint64_t raw_bytes)
     gj_device *dev = enc->dev;
     const gj_enc_params *p = &enc->params;
     uint64_t words = (raw_bytes + 3) / 4, chunks = (raw_bytes + GJ_ENC_STUFF_BYTES - 1) / GJ_ENC_STUFF_BYTES;
-    gj_karg a[6];
+    gj_karg a[7];
     int ret;
 
     if ((ret = ensure(enc, BUF_RAW, words * 4)) < 0 || (ret = ensure(enc, BUF_EXTRA, chunks * 8)) < 0 ||
@@ -280,9 +292,10 @@ static int pack(gj_jpeg_encoder *enc, uint64_t raw_bytes)
         (ret = ensure(enc, BUF_OUT, 2 * raw_bytes + 2 * (uint64_t)p->num_segments)) < 0 ||
         (ret = dev->ops->fill_zero(dev, &enc->buf[BUF_RAW], 0, words * 4)) < 0)
         return ret;
-    a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_COEFS), a[2] = arg_buf(enc, BUF_CODES);
-    a[3] = arg_buf(enc, BUF_OFFSETS), a[4] = arg_buf(enc, BUF_SEG_OFFSETS), a[5] = arg_buf(enc, BUF_RAW);
-    if ((ret = launch(enc, "gj_jpeg_enc_pack", p->num_blocks, GJ_ENC_GROUP, a, 6)) < 0)
+    a[0] = arg_buf(enc, BUF_PARAMS), a[1] = arg_buf(enc, BUF_COEFS), a[2] = arg_buf(enc, BUF_MASKS);
+    a[3] = arg_buf(enc, BUF_CODES), a[4] = arg_buf(enc, BUF_OFFSETS), a[5] = arg_buf(enc, BUF_SEG_OFFSETS);
+    a[6] = arg_buf(enc, BUF_RAW);
+    if ((ret = launch(enc, "gj_jpeg_enc_pack", p->num_blocks, GJ_ENC_GROUP, a, 7)) < 0)
         return ret;
     a[0] = arg_buf(enc, BUF_RAW), a[1] = arg_buf(enc, BUF_SEG_OFFSETS), a[2] = GJ_ARG_U32(p->num_segments);
     a[3] = GJ_ARG_U64(raw_bytes), a[4] = arg_buf(enc, BUF_EXTRA);
@@ -295,16 +308,33 @@ static int pack(gj_jpeg_encoder *enc, uint64_t raw_bytes)
     return dev->ops->download(dev, &enc->total, &enc->buf[BUF_EXTRA_OFFSETS], chunks * 8, 8);
 }
 
-static int grow_output(gj_jpeg_output *out, size_t size)
+/* Makes out hold `size` bytes, keeping its first `keep` bytes. */
+static int grow_output(gj_jpeg_encoder *enc, gj_jpeg_output *out, size_t size, size_t keep)
 {
+    gj_device *dev = enc->dev;
+    output_owner *owner = out->opaque_owner, *old = owner;
     uint8_t *data;
 
-    if (out->capacity >= size && out->data)
+    if (out->data && out->capacity >= size)
         return 0;
-    if (!(data = realloc(out->data, size)))
+    if (out->data && !owner)
+        return gj_fail(GJ_ERROR_INVAL, "JPEG encoder: the output buffer holds %zu bytes, the JPEG needs %zu",
+                       out->capacity, size);
+    size += size / 8;   /* room for a stream's later, slightly larger frames */
+    if (!(data = dev->ops->host_alloc(dev, size)))
         return gj_fail(GJ_ERROR_NOMEM, "out of host memory for a %zu-byte JPEG", size);
+    if (!owner && !(owner = calloc(1, sizeof(*owner)))) {
+        dev->ops->host_free(dev, data);
+        return GJ_ERROR_NOMEM;
+    }
+    if (keep)
+        memcpy(data, out->data, keep);
+    if (out->data)
+        old->dev->ops->host_free(old->dev, out->data);
+    owner->dev = dev;
     out->data = data;
     out->capacity = size;
+    out->opaque_owner = owner;
     return 0;
 }
 
@@ -337,13 +367,16 @@ static int write_file(gj_jpeg_encoder *enc, const gj_jpeg_encode_params *s, cons
     }
     header_size = gj_jpeg_write_headers(header, &h);
     guess = guess < bound ? guess : bound;
-    if ((ret = grow_output(out, header_size + guess + GJ_JPEG_TRAILER_SIZE)) < 0 ||
+    if (out->data && !out->opaque_owner && out->capacity >= header_size + GJ_JPEG_TRAILER_SIZE &&
+        out->capacity - header_size - GJ_JPEG_TRAILER_SIZE < guess)
+        guess = out->capacity - header_size - GJ_JPEG_TRAILER_SIZE;   /* the caller's buffer */
+    if ((ret = grow_output(enc, out, header_size + guess + GJ_JPEG_TRAILER_SIZE, 0)) < 0 ||
         (ret = dev->ops->download(dev, out->data + header_size, &enc->buf[BUF_OUT], 0, guess)) < 0 ||
         (ret = gj_dev_finish(dev)) < 0)
         return ret;
     data_size = raw_bytes + enc->total;
     if (data_size > guess &&
-        ((ret = grow_output(out, header_size + data_size + GJ_JPEG_TRAILER_SIZE)) < 0 ||
+        ((ret = grow_output(enc, out, header_size + data_size + GJ_JPEG_TRAILER_SIZE, header_size + guess)) < 0 ||
          (ret = dev->ops->download(dev, out->data + header_size + guess, &enc->buf[BUF_OUT], guess,
                                    data_size - guess)) < 0 ||
          (ret = gj_dev_finish(dev)) < 0))

@@ -52,45 +52,61 @@ GJ_FUNC gj_u32 gj_enc_block_source(GJ_GLOBAL const gj_enc_params *p, gj_u32 k, g
 
 /*
  * 8 threads per block: thread r transforms row r, then column r through local
- * memory, quantises that column and stores it. Planes 1 and 2 are read only for
- * planar input (pass plane 0 again otherwise).
+ * memory, quantises that column and stores it. masks[2k], masks[2k + 1]: the
+ * low and high words of block k's map of non-zero AC coefficients (bit = zig-zag
+ * index), which lets the Huffman kernels skip the zeros. Planes 1 and 2 are read
+ * only for planar input (pass plane 0 again otherwise).
  */
 GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane0,
                            GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2,
-                           GJ_GLOBAL gj_i16 *coefs)
+                           GJ_GLOBAL gj_i16 *coefs, GJ_GLOBAL gj_u32 *masks)
 {
     GJ_LOCAL_DECL gj_i32 rows[GJ_ENC_BLOCKS_PER_FDCT_GROUP][64];
+    GJ_LOCAL_DECL gj_u32 nonzero[GJ_ENC_BLOCKS_PER_FDCT_GROUP][2];
     gj_u32 t = gj_local_id(), b = t >> 3, r = t & 7;
     gj_u32 k = gj_group_id() * GJ_ENC_BLOCKS_PER_FDCT_GROUP + b;
     gj_u32 active = k < p->num_blocks, comp = 0, sx = 0, sy = 0, padding = 0, i;
     gj_i32 d[8];
 
+    if (r < 2)
+        nonzero[b][r] = 0;
     if (active) {
-        GJ_GLOBAL const gj_u8 *plane;
+        gj_enc_source src;
         padding = gj_enc_block_source(p, k, &comp, &sx, &sy);
-        plane = p->layout == GJ_ENC_IN_PLANES ? (comp == 0 ? plane0 : comp == 1 ? plane1 : plane2) : plane0;
+        src = gj_enc_source_of(p, p->layout == GJ_ENC_IN_PLANES ? (comp == 0 ? plane0 : comp == 1 ? plane1 : plane2)
+                                                                : plane0, comp);
+        gj_enc_sample_row(&src, sx * 8, sy * 8 + r, d);
         for (i = 0; i < 8; i++)
-            d[i] = gj_enc_sample(p, plane, comp, sx * 8 + i, sy * 8 + r) - 128;   /* level shift, A.3.1 */
+            d[i] -= 128;    /* level shift, A.3.1 */
         gj_fdct_pass(d, 0);
         for (i = 0; i < 8; i++)
             rows[b][r * 8 + i] = d[i];
     }
     gj_barrier();
-    if (!active)
-        return;
-    for (i = 0; i < 8; i++)
-        d[i] = rows[b][i * 8 + r];
-    gj_fdct_pass(d, 1);
-    {
-        gj_u32 table = p->slots[k % p->blocks_in_mcu].table;
+    if (active) {
+        gj_u32 table = p->slots[k % p->blocks_in_mcu].table, lo = 0, hi = 0;
         GJ_GLOBAL gj_i16 *out = coefs + (gj_u64)k * 64;
+        for (i = 0; i < 8; i++)
+            d[i] = rows[b][i * 8 + r];
+        gj_fdct_pass(d, 1);
         for (i = 0; i < 8; i++) {
-            gj_u32 n = i * 8 + r;
+            gj_u32 n = i * 8 + r, z = gj_enc_zigzag_of_natural[n];
             gj_i32 q = gj_fdct_quantize(d[i], p->quant_recip[table][n], p->quant_corr[table][n],
                                         p->quant_shift[table][n]);
-            out[gj_enc_zigzag_of_natural[n]] = (gj_i16)(padding && n ? 0 : q);
+            if (padding && n)
+                q = 0;
+            out[z] = (gj_i16)q;
+            if (q && z)
+                *(z < 32 ? &lo : &hi) |= 1u << (z & 31);
         }
+        if (lo)
+            gj_atomic_or_u32(&nonzero[b][0], lo);
+        if (hi)
+            gj_atomic_or_u32(&nonzero[b][1], hi);
     }
+    gj_barrier();
+    if (active && r < 2)
+        masks[(gj_u64)k * 2 + r] = nonzero[b][r];
 }
 
 #endif /* GJ_KERNELS_JPEG_ENCODE_BLOCKS_H */

@@ -35,50 +35,76 @@ GJ_FUNC gj_i32 gj_enc_rgb_to_ycc(gj_i32 r, gj_i32 g, gj_i32 b, gj_u32 c)
             GJ_ENC_ONE_HALF - 1) >> 16;
 }
 
-GJ_FUNC gj_u64 gj_enc_plane_offset(GJ_GLOBAL const gj_enc_params *p, gj_u32 plane)
-{
-    return (gj_u64)p->plane_offset_hi[plane] << 32 | p->plane_offset_lo[plane];
-}
+/* Where one component's samples come from, read once from the parameters into registers. */
+typedef struct gj_enc_source {
+    GJ_GLOBAL const gj_u8 *base;    /* the plane's first row */
+    gj_u32 pitch;
+    gj_u32 packed;                  /* 1: RGB pixels of pixel_bytes, converted to component c */
+    gj_u32 pixel_bytes, chan_r, chan_g, chan_b, c;
+    gj_u32 fx, fy, last_x, last_y, last_row;
+} gj_enc_source;
 
-/* One full-resolution value of component c at (x, y) of its source plane (in range). */
-GJ_FUNC gj_i32 gj_enc_source_value(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane,
-                                   gj_u32 c, gj_u32 x, gj_u32 y)
+GJ_FUNC gj_enc_source gj_enc_source_of(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane, gj_u32 c)
 {
     GJ_GLOBAL const gj_enc_component *cp = &p->comp[c];
-    GJ_GLOBAL const gj_u8 *row = plane + gj_enc_plane_offset(p, cp->plane) + (gj_u64)y * p->pitch[cp->plane];
+    gj_enc_source src;
+    gj_u32 i = cp->plane;
 
-    if (p->layout == GJ_ENC_IN_PLANES)
+    src.base = plane + ((gj_u64)p->plane_offset_hi[i] << 32 | p->plane_offset_lo[i]);
+    src.pitch = p->pitch[i];
+    src.packed = p->layout == GJ_ENC_IN_PACKED_RGB;
+    src.pixel_bytes = p->pixel_bytes;
+    src.chan_r = p->chan_r;
+    src.chan_g = p->chan_g;
+    src.chan_b = p->chan_b;
+    src.c = c;
+    src.fx = cp->factor_x;
+    src.fy = cp->factor_y;
+    src.last_x = cp->src_w - 1;
+    src.last_y = cp->src_h - 1;
+    src.last_row = cp->last_row;
+    return src;
+}
+
+/* One full-resolution value of the component at (x, y) of its source plane (in range). */
+GJ_FUNC gj_i32 gj_enc_source_value(const gj_enc_source *src, gj_u32 x, gj_u32 y)
+{
+    GJ_GLOBAL const gj_u8 *row = src->base + (gj_u64)y * src->pitch;
+
+    if (!src->packed)
         return row[x];
-    row += (gj_u64)x * p->pixel_bytes;
-    return gj_enc_rgb_to_ycc(row[p->chan_r], row[p->chan_g], row[p->chan_b], c);
+    row += (gj_u64)x * src->pixel_bytes;
+    return gj_enc_rgb_to_ycc(row[src->chan_r], row[src->chan_g], row[src->chan_b], src->c);
 }
 
 /*
- * Sample (x, y) of component c's plane (before the level shift). Columns past the
- * source repeat its last column before downsampling; rows past the last row group
- * repeat the last downsampled row.
+ * Samples x0 .. x0 + 7 of row y of the component's plane (before the level
+ * shift). Columns past the source repeat its last column before downsampling;
+ * rows past the last row group repeat the last downsampled row.
  */
-GJ_FUNC gj_i32 gj_enc_sample(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane, gj_u32 c,
-                             gj_u32 x, gj_u32 y)
+GJ_FUNC void gj_enc_sample_row(const gj_enc_source *src, gj_u32 x0, gj_u32 y, gj_i32 *out)
 {
-    GJ_GLOBAL const gj_enc_component *cp = &p->comp[c];
-    gj_u32 fx = cp->factor_x, fy = cp->factor_y, i, j;
-    gj_i32 sum = 0, bias;
+    gj_u32 i, j, y0 = gj_min(y, src->last_row) * src->fy;
 
-    y = gj_min(y, cp->last_row);
-    for (j = 0; j < fy; j++)
-        for (i = 0; i < fx; i++)
-            sum += gj_enc_source_value(p, plane, c, gj_min(x * fx + i, cp->src_w - 1),
-                                       gj_min(y * fy + j, cp->src_h - 1));
-    if (fx == 1 && fy == 1)
-        return sum;
-    /* jcsample.c: h2v1 bias 0,1,0,1...; h2v2 bias 1,2,1,2...; int_downsample (1x2) numpix/2 */
-    if (fy == 1)
-        return (sum + (gj_i32)(x & 1)) >> 1;
-    if (fx == 1)
-        return (sum + 1) >> 1;
-    bias = 1 + (gj_i32)(x & 1);
-    return (sum + bias) >> 2;
+    for (i = 0; i < 8; i++) {
+        gj_u32 x = x0 + i, sx = x * src->fx;
+        gj_i32 sum = 0;
+        for (j = 0; j < src->fy; j++) {
+            gj_u32 sy = gj_min(y0 + j, src->last_y);
+            sum += gj_enc_source_value(src, gj_min(sx, src->last_x), sy);
+            if (src->fx == 2)
+                sum += gj_enc_source_value(src, gj_min(sx + 1, src->last_x), sy);
+        }
+        /* jcsample.c: h2v1 bias 0,1,0,1...; h2v2 bias 1,2,1,2...; int_downsample (1x2) numpix/2 */
+        if (src->fx == 2 && src->fy == 2)
+            out[i] = (sum + 1 + (gj_i32)(x & 1)) >> 2;
+        else if (src->fx == 2)
+            out[i] = (sum + (gj_i32)(x & 1)) >> 1;
+        else if (src->fy == 2)
+            out[i] = (sum + 1) >> 1;
+        else
+            out[i] = sum;
+    }
 }
 
 #endif /* GJ_KERNELS_JPEG_ENCODE_COLOR_H */

@@ -16,13 +16,7 @@
 /* Bits of |v| (T.81 F.1.2.1.1 SSSS). */
 GJ_FUNC gj_u32 gj_enc_magnitude_bits(gj_i32 v)
 {
-    gj_u32 u = (gj_u32)(v < 0 ? -v : v), n = 0;
-
-    while (u) {
-        n++;
-        u >>= 1;
-    }
-    return n;
+    return 64 - gj_clz64((gj_u64)(gj_u32)(v < 0 ? -v : v));
 }
 
 /* The SSSS low bits that follow a symbol: v, or v - 1 for negative v (F.1.2.1.1). */
@@ -55,36 +49,52 @@ GJ_FUNC gj_i32 gj_enc_dc_diff(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const 
     return dc - coefs[(gj_u64)prev * 64];
 }
 
-/*
- * The next AC symbol of a block in zig-zag order (F.1.2.2): RRRRSSSS with its
- * magnitude bits, ZRL (0xF0) for 16 zeros before a non-zero coefficient, EOB
- * (0x00) when only zeros remain. *pos starts at 1; returns 0 after the last symbol.
- */
-GJ_FUNC gj_u32 gj_enc_next_ac(GJ_GLOBAL const gj_i16 *block, gj_u32 *pos, gj_u32 *symbol, gj_u32 *extra,
-                              gj_u32 *extra_bits)
+/* A block's AC coefficients in zig-zag order, and where the walk over them stands. */
+typedef struct gj_enc_ac_walk {
+    GJ_GLOBAL const gj_i16 *block;
+    gj_u64 rest;            /* non-zero coefficients not yet coded (bit = zig-zag index) */
+    gj_u32 pos;             /* the next index to code */
+} gj_enc_ac_walk;
+
+GJ_FUNC gj_enc_ac_walk gj_enc_ac_start(GJ_GLOBAL const gj_i16 *coefs, GJ_GLOBAL const gj_u32 *masks, gj_u32 k)
 {
-    gj_u32 nz = *pos, run;
+    gj_enc_ac_walk w;
+
+    w.block = coefs + (gj_u64)k * 64;
+    w.rest = (gj_u64)masks[(gj_u64)k * 2 + 1] << 32 | masks[(gj_u64)k * 2];
+    w.pos = 1;
+    return w;
+}
+
+/*
+ * The next AC symbol (F.1.2.2): RRRRSSSS with its magnitude bits, ZRL (0xF0) for
+ * 16 zeros before a non-zero coefficient, EOB (0x00) when only zeros remain.
+ * Returns 0 after the last symbol.
+ */
+GJ_FUNC gj_u32 gj_enc_next_ac(gj_enc_ac_walk *w, gj_u32 *symbol, gj_u32 *extra, gj_u32 *extra_bits)
+{
+    gj_u32 nz, run;
     gj_i32 v;
 
-    if (*pos >= 64)
+    if (w->pos >= 64)
         return 0;
-    while (nz < 64 && block[nz] == 0)
-        nz++;
     *extra = 0;
     *extra_bits = 0;
-    if (nz == 64) {
-        *pos = 64;
+    if (!w->rest) {
+        w->pos = 64;
         *symbol = 0x00;
         return 1;
     }
-    run = nz - *pos;
+    nz = 63 - gj_clz64(w->rest & (~w->rest + 1));     /* the lowest set bit */
+    run = nz - w->pos;
     if (run > 15) {
-        *pos += 16;
+        w->pos += 16;
         *symbol = 0xf0;
         return 1;
     }
-    v = block[nz];
-    *pos = nz + 1;
+    v = w->block[nz];
+    w->pos = nz + 1;
+    w->rest &= w->rest - 1;
     *extra_bits = gj_enc_magnitude_bits(v);
     *extra = gj_enc_magnitude_code(v, *extra_bits);
     *symbol = run << 4 | *extra_bits;
@@ -93,7 +103,7 @@ GJ_FUNC gj_u32 gj_enc_next_ac(GJ_GLOBAL const gj_i16 *block, gj_u32 *pos, gj_u32
 
 /* Symbol counts of every table (layout of gj_enc_huffman: DC 0, DC 1, AC 0, AC 1). */
 GJ_KERNEL gj_jpeg_enc_histogram(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_i16 *coefs,
-                                GJ_GLOBAL gj_u32 *histogram)
+                                GJ_GLOBAL const gj_u32 *masks, GJ_GLOBAL gj_u32 *histogram)
 {
     GJ_LOCAL_DECL gj_u32 counts[GJ_ENC_HISTOGRAM_WORDS];
     gj_u32 t = gj_local_id(), k = (gj_u32)gj_global_id(), i;
@@ -102,10 +112,10 @@ GJ_KERNEL gj_jpeg_enc_histogram(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL cons
         counts[i] = 0;
     gj_barrier();
     if (k < p->num_blocks) {
-        GJ_GLOBAL const gj_i16 *block = coefs + (gj_u64)k * 64;
-        gj_u32 table = p->slots[k % p->blocks_in_mcu].table, pos = 1, symbol, extra, extra_bits;
+        gj_enc_ac_walk w = gj_enc_ac_start(coefs, masks, k);
+        gj_u32 table = p->slots[k % p->blocks_in_mcu].table, symbol, extra, extra_bits;
         gj_atomic_add_u32(&counts[table * 256 + gj_enc_magnitude_bits(gj_enc_dc_diff(p, coefs, k))], 1u);
-        while (gj_enc_next_ac(block, &pos, &symbol, &extra, &extra_bits))
+        while (gj_enc_next_ac(&w, &symbol, &extra, &extra_bits))
             gj_atomic_add_u32(&counts[(2 + table) * 256 + symbol], 1u);
     }
     gj_barrier();
@@ -116,26 +126,26 @@ GJ_KERNEL gj_jpeg_enc_histogram(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL cons
 
 /* Coded bits of block k with the tables in `codes` (gj_enc_huffman words). */
 GJ_FUNC gj_u32 gj_enc_block_bits(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_i16 *coefs,
-                                 GJ_GLOBAL const gj_u32 *codes, gj_u32 k)
+                                 GJ_GLOBAL const gj_u32 *masks, GJ_GLOBAL const gj_u32 *codes, gj_u32 k)
 {
-    GJ_GLOBAL const gj_i16 *block = coefs + (gj_u64)k * 64;
-    gj_u32 table = p->slots[k % p->blocks_in_mcu].table, pos = 1, symbol, extra, extra_bits;
+    gj_enc_ac_walk w = gj_enc_ac_start(coefs, masks, k);
+    gj_u32 table = p->slots[k % p->blocks_in_mcu].table, symbol, extra, extra_bits;
     gj_u32 dc_bits = gj_enc_magnitude_bits(gj_enc_dc_diff(p, coefs, k));
     gj_u32 total = (codes[table * 256 + dc_bits] & 0xff) + dc_bits;
 
-    while (gj_enc_next_ac(block, &pos, &symbol, &extra, &extra_bits))
+    while (gj_enc_next_ac(&w, &symbol, &extra, &extra_bits))
         total += (codes[(2 + table) * 256 + symbol] & 0xff) + extra_bits;
     return total;
 }
 
 /* bits[k] = coded bits of block k. */
 GJ_KERNEL gj_jpeg_enc_block_bits(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_i16 *coefs,
-                                 GJ_GLOBAL const gj_u32 *codes, GJ_GLOBAL gj_u64 *bits)
+                                 GJ_GLOBAL const gj_u32 *masks, GJ_GLOBAL const gj_u32 *codes, GJ_GLOBAL gj_u64 *bits)
 {
     gj_u32 k = (gj_u32)gj_global_id();
 
     if (k < p->num_blocks)
-        bits[k] = gj_enc_block_bits(p, coefs, codes, k);
+        bits[k] = gj_enc_block_bits(p, coefs, masks, codes, k);
 }
 
 /*
@@ -218,19 +228,19 @@ GJ_FUNC void gj_enc_put_symbol(gj_enc_bit_writer *w, GJ_GLOBAL const gj_u32 *cod
  * pads the segment to a byte boundary with 1 bits.
  */
 GJ_KERNEL gj_jpeg_enc_pack(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_i16 *coefs,
-                           GJ_GLOBAL const gj_u32 *codes, GJ_GLOBAL const gj_u64 *offsets,
+                           GJ_GLOBAL const gj_u32 *masks, GJ_GLOBAL const gj_u32 *codes, GJ_GLOBAL const gj_u64 *offsets,
                            GJ_GLOBAL const gj_u64 *seg_offsets, GJ_GLOBAL gj_u32 *words)
 {
     gj_u32 k = (gj_u32)gj_global_id();
-    gj_u32 bim = p->blocks_in_mcu, table, pos = 1, symbol, extra, extra_bits, dc_bits, seg;
+    gj_u32 bim = p->blocks_in_mcu, table, symbol, extra, extra_bits, dc_bits, seg;
     gj_u64 per = p->restart_interval ? (gj_u64)p->restart_interval * bim : p->num_blocks, first, bit;
-    GJ_GLOBAL const gj_i16 *block;
+    gj_enc_ac_walk walk;
     gj_enc_bit_writer w;
     gj_i32 diff;
 
     if (k >= p->num_blocks)
         return;
-    block = coefs + (gj_u64)k * 64;
+    walk = gj_enc_ac_start(coefs, masks, k);
     table = p->slots[k % bim].table;
     seg = gj_enc_segment_of(p, k / bim);
     first = (gj_u64)seg * per;
@@ -243,7 +253,7 @@ GJ_KERNEL gj_jpeg_enc_pack(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_
     diff = gj_enc_dc_diff(p, coefs, k);
     dc_bits = gj_enc_magnitude_bits(diff);
     gj_enc_put_symbol(&w, codes, table, dc_bits, gj_enc_magnitude_code(diff, dc_bits), dc_bits);
-    while (gj_enc_next_ac(block, &pos, &symbol, &extra, &extra_bits))
+    while (gj_enc_next_ac(&walk, &symbol, &extra, &extra_bits))
         gj_enc_put_symbol(&w, codes, 2 + table, symbol, extra, extra_bits);
     if (k + 1 == p->num_blocks || k + 1 == first + per)
         gj_enc_put_bits(&w, 0xff, (8 - (w.used & 7)) & 7);
