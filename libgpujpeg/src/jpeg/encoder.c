@@ -22,7 +22,7 @@
 #include "log.h"
 
 enum {
-    BUF_PARAMS, BUF_INPUT, BUF_COEFS, BUF_MASKS, BUF_CODES, BUF_HISTOGRAM, BUF_BITS, BUF_OFFSETS, BUF_TOTALS,
+    BUF_PARAMS, BUF_INPUT, BUF_YCC, BUF_COEFS, BUF_MASKS, BUF_CODES, BUF_HISTOGRAM, BUF_BITS, BUF_OFFSETS, BUF_TOTALS,
     BUF_SEG_BITS, BUF_SEG_OFFSETS, BUF_RAW, BUF_EXTRA, BUF_EXTRA_OFFSETS, BUF_OUT, BUF_COUNT
 };
 
@@ -175,6 +175,36 @@ static int bind_device_input(gj_jpeg_encoder *enc, const gj_frame *in, int nb_pl
         enc->params.pitch[i] = (gj_u32)in->linesize[i];
         set_offset(&enc->params, i, in->memory == GJ_MEMORY_OPENCL ? in->offset[i] : 0);
         planes[i] = GJ_ARG_BUF(&b);
+    }
+    return 0;
+}
+
+/*
+ * Packed RGB: converted into full-size component planes first (one conversion
+ * per pixel); the blocks then read those planes, downsampled as the components
+ * of packed input are (the factors and padding rows stay those of the picture).
+ */
+static int convert_packed_input(gj_jpeg_encoder *enc, gj_karg *planes)
+{
+    gj_enc_params *p = &enc->params;
+    uint64_t n = (uint64_t)p->width * p->height;
+    gj_karg a[9];
+    int c, ret;
+
+    if ((ret = ensure(enc, BUF_YCC, n * p->num_components)) < 0)
+        return ret;
+    a[0] = planes[0], a[1] = GJ_ARG_U64((uint64_t)p->plane_offset_hi[0] << 32 | p->plane_offset_lo[0]);
+    a[2] = GJ_ARG_U32(p->pitch[0]), a[3] = GJ_ARG_U32(p->width), a[4] = GJ_ARG_U32(p->height);
+    a[5] = GJ_ARG_U32(p->pixel_bytes), a[6] = GJ_ARG_U32(p->chan_r | p->chan_g << 8 | p->chan_b << 16);
+    a[7] = GJ_ARG_U32(p->num_components), a[8] = arg_buf(enc, BUF_YCC);
+    if ((ret = launch(enc, "gj_jpeg_enc_rgb_to_ycc", n, GJ_PREFIX_GROUP, a, 9)) < 0)
+        return ret;
+    p->layout = GJ_ENC_IN_PLANES;
+    for (c = 0; c < (int)p->num_components; c++) {
+        p->comp[c].plane = (gj_u32)c;
+        p->pitch[c] = p->width;
+        set_offset(p, c, n * (uint64_t)c);
+        planes[c] = arg_buf(enc, BUF_YCC);
     }
     return 0;
 }
@@ -406,6 +436,8 @@ int gj_jpeg_encode(gj_jpeg_encoder *enc, const gj_frame *in, const gj_jpeg_encod
         return ret;
     for (i = nb_planes; i < 3; i++)
         planes[i] = planes[0];     /* planes the layout does not read */
+    if (enc->params.layout == GJ_ENC_IN_PACKED_RGB && (ret = convert_packed_input(enc, planes)) < 0)
+        return ret;
     if ((ret = code_lengths(enc, s, &tables, planes, &total_bits)) < 0 || (ret = pack(enc, total_bits / 8)) < 0)
         return ret;
     return write_file(enc, s, &tables, total_bits / 8, out);

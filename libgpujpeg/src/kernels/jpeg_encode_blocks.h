@@ -54,8 +54,8 @@ GJ_FUNC gj_u32 gj_enc_block_source(GJ_GLOBAL const gj_enc_params *p, gj_u32 k, g
  * 8 threads per block: thread r transforms row r, then column r through local
  * memory, quantises that column and stores it. masks[2k], masks[2k + 1]: the
  * low and high words of block k's map of non-zero AC coefficients (bit = zig-zag
- * index), which lets the Huffman kernels skip the zeros. Planes 1 and 2 are read
- * only for planar input (pass plane 0 again otherwise).
+ * index), which lets the Huffman kernels skip the zeros. The input is planar
+ * (packed RGB went through gj_jpeg_enc_rgb_to_ycc); plane c feeds component c.
  */
 GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane0,
                            GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2,
@@ -73,8 +73,7 @@ GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_
     if (active) {
         gj_enc_source src;
         padding = gj_enc_block_source(p, k, &comp, &sx, &sy);
-        src = gj_enc_source_of(p, p->layout == GJ_ENC_IN_PLANES ? (comp == 0 ? plane0 : comp == 1 ? plane1 : plane2)
-                                                                : plane0, comp);
+        src = gj_enc_source_of(p, comp == 0 ? plane0 : comp == 1 ? plane1 : plane2, comp);
         gj_enc_sample_row(&src, sx * 8, sy * 8 + r, d);
         for (i = 0; i < 8; i++)
             d[i] -= 128;    /* level shift, A.3.1 */

@@ -1,7 +1,8 @@
 /*
  * Encoder input: the sample of one component at one position of its (downsampled)
  * plane, computed from the input picture the way libjpeg-turbo's compressor does:
- * RGB -> YCbCr with jccolor.c's 16-bit fixed-point tables, then jcsample.c's
+ * RGB -> YCbCr with jccolor.c's 16-bit fixed-point tables (a first pass into
+ * full-size planes), then jcsample.c's
  * downsampling (h2v1, h2v2 with their alternating biases, int_downsample for 1x2),
  * with the picture's last column and last row group repeated to fill whole blocks
  * (jcsample.c expand_right_edge, jcprepct.c expand_bottom_edge).
@@ -35,12 +36,10 @@ GJ_FUNC gj_i32 gj_enc_rgb_to_ycc(gj_i32 r, gj_i32 g, gj_i32 b, gj_u32 c)
             GJ_ENC_ONE_HALF - 1) >> 16;
 }
 
-/* Where one component's samples come from, read once from the parameters into registers. */
+/* Where one component's samples come from (a plane), read once from the parameters into registers. */
 typedef struct gj_enc_source {
     GJ_GLOBAL const gj_u8 *base;    /* the plane's first row */
     gj_u32 pitch;
-    gj_u32 packed;                  /* 1: RGB pixels of pixel_bytes, converted to component c */
-    gj_u32 pixel_bytes, chan_r, chan_g, chan_b, c;
     gj_u32 fx, fy, last_x, last_y, last_row;
 } gj_enc_source;
 
@@ -52,12 +51,6 @@ GJ_FUNC gj_enc_source gj_enc_source_of(GJ_GLOBAL const gj_enc_params *p, GJ_GLOB
 
     src.base = plane + ((gj_u64)p->plane_offset_hi[i] << 32 | p->plane_offset_lo[i]);
     src.pitch = p->pitch[i];
-    src.packed = p->layout == GJ_ENC_IN_PACKED_RGB;
-    src.pixel_bytes = p->pixel_bytes;
-    src.chan_r = p->chan_r;
-    src.chan_g = p->chan_g;
-    src.chan_b = p->chan_b;
-    src.c = c;
     src.fx = cp->factor_x;
     src.fy = cp->factor_y;
     src.last_x = cp->src_w - 1;
@@ -69,12 +62,7 @@ GJ_FUNC gj_enc_source gj_enc_source_of(GJ_GLOBAL const gj_enc_params *p, GJ_GLOB
 /* One full-resolution value of the component at (x, y) of its source plane (in range). */
 GJ_FUNC gj_i32 gj_enc_source_value(const gj_enc_source *src, gj_u32 x, gj_u32 y)
 {
-    GJ_GLOBAL const gj_u8 *row = src->base + (gj_u64)y * src->pitch;
-
-    if (!src->packed)
-        return row[x];
-    row += (gj_u64)x * src->pixel_bytes;
-    return gj_enc_rgb_to_ycc(row[src->chan_r], row[src->chan_g], row[src->chan_b], src->c);
+    return src->base[(gj_u64)y * src->pitch + x];
 }
 
 /*
@@ -105,6 +93,31 @@ GJ_FUNC void gj_enc_sample_row(const gj_enc_source *src, gj_u32 x0, gj_u32 y, gj
         else
             out[i] = sum;
     }
+}
+
+/*
+ * Packed RGB input is converted once per pixel into full-size component planes
+ * (ycc + c * width * height, `components` of them) before the blocks read it
+ * as planar input: the downsampled chroma would otherwise convert every pixel
+ * again for each sample it contributes to. channels: r | g << 8 | b << 16.
+ */
+GJ_KERNEL gj_jpeg_enc_rgb_to_ycc(GJ_GLOBAL const gj_u8 *src, gj_u64 offset, gj_u32 pitch, gj_u32 width,
+                                 gj_u32 height, gj_u32 pixel_bytes, gj_u32 channels, gj_u32 components,
+                                 GJ_GLOBAL gj_u8 *ycc)
+{
+    gj_u64 i = gj_global_id(), n = (gj_u64)width * height;
+    GJ_GLOBAL const gj_u8 *px;
+    gj_u32 c;
+    gj_i32 r, g, b;
+
+    if (i >= n)
+        return;
+    px = src + offset + (i / width) * pitch + (i % width) * pixel_bytes;
+    r = px[channels & 0xff];
+    g = px[channels >> 8 & 0xff];
+    b = px[channels >> 16 & 0xff];
+    for (c = 0; c < components; c++)
+        ycc[c * n + i] = (gj_u8)gj_enc_rgb_to_ycc(r, g, b, c);
 }
 
 #endif /* GJ_KERNELS_JPEG_ENCODE_COLOR_H */

@@ -8,9 +8,9 @@
 
 #include "common.h"
 
-/* How the kernels read the input picture. */
+/* What the input picture is. */
 enum gj_enc_layout {
-    GJ_ENC_IN_PACKED_RGB,   /* rgb24/rgba/bgra: converted to YCbCr or gray (libjpeg jccolor.c) */
+    GJ_ENC_IN_PACKED_RGB,   /* rgb24/rgba/bgra: converted to YCbCr or gray planes first (jccolor.c) */
     GJ_ENC_IN_PLANES,       /* gray8 or planar YCbCr: component c reads plane c as it is */
 };
 
