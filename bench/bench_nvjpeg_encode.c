@@ -143,10 +143,7 @@ int main(int argc, char **argv)
         if ((r = bench_option_value(argc, argv, &i, "--device", &v)) != 0) {
             if (r < 0 || bench_parse_int("--device", v, 0, &device) < 0)
                 return 2;
-        } else if ((r = bench_option_value(argc, argv, &i, "--quality", &v)) != 0) {
-            if (r < 0 || bench_parse_int("--quality", v, 1, &quality) < 0)
-                return 2;
-        } else if ((r = bench_common_option(argc, argv, &i, &iters, &seconds)) != 0) {
+        } else if ((r = bench_encode_option(argc, argv, &i, &quality, &iters, &seconds)) != 0) {
             if (r < 0)
                 return 2;
         } else {

@@ -83,19 +83,10 @@ int main(int argc, char **argv)
 {
     int iters = 50, quality = 90, first, i, r;
     double seconds = 5;
-    const char *v;
 
-    for (i = 1; i < argc; i++) {
-        if ((r = bench_option_value(argc, argv, &i, "--quality", &v)) != 0) {
-            if (r < 0 || bench_parse_int("--quality", v, 1, &quality) < 0)
-                return 2;
-        } else if ((r = bench_common_option(argc, argv, &i, &iters, &seconds)) != 0) {
-            if (r < 0)
-                return 2;
-        } else {
-            break;
-        }
-    }
+    for (i = 1; i < argc && (r = bench_encode_option(argc, argv, &i, &quality, &iters, &seconds)) != 0; i++)
+        if (r < 0)
+            return 2;
     if (bench_options_end(argc, argv, i, &first) < 0)
         return 2;
     printf("# bench_turbo_encode: libjpeg-turbo %d, q%d 4:2:0 islow, one thread\n", LIBJPEG_TURBO_VERSION_NUMBER,
