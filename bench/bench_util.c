@@ -296,3 +296,20 @@ int bench_options_end(int argc, char **argv, int i, int *first_file)
     *first_file = i;
     return 0;
 }
+
+int bench_encode_option(int argc, char **argv, int *i, int *quality, int *iters, double *seconds)
+{
+    const char *v;
+    int r;
+
+    if ((r = bench_option_value(argc, argv, i, "--quality", &v)) != 0) {
+        if (r < 0 || bench_parse_int("--quality", v, 1, quality) < 0)
+            return -1;
+        if (*quality > 100) {
+            fprintf(stderr, "--quality: expected 1 to 100, got %d\n", *quality);
+            return -1;
+        }
+        return 1;
+    }
+    return bench_common_option(argc, argv, i, iters, seconds);
+}

@@ -57,6 +57,10 @@ int bench_parse_seconds(const char *option, const char *value, double *out);
  * them, 0 if not, -1 (reason printed) on a bad value. */
 int bench_common_option(int argc, char **argv, int *i, int *iters, double *seconds);
 
+/* The encoding benchmarks' options: --quality Q (1..100) and the common ones;
+ * returns as bench_common_option(). */
+int bench_encode_option(int argc, char **argv, int *i, int *quality, int *iters, double *seconds);
+
 /* --format planar|rgb24: *rgb = 1 for rgb24; -1 (reason printed) otherwise. */
 int bench_parse_format(const char *value, int *rgb);
 

@@ -35,6 +35,7 @@
 #   dxt          FILE names a DXT test (tests/dxt_check.sh)
 #   j2k          FILE names a JPEG 2000 test (tests/j2k_check.sh)
 #   j2kconf      FILE is a JPEG 2000 conformance codestream (tests/j2k_conformance.sh)
+#   encode       FILE names a JPEG encoding test (tests/encode_check.sh)
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -349,6 +350,10 @@ j2k)
     ;;
 j2kconf)
     . "$(dirname "$0")/j2k_conformance.sh"
+    ;;
+encode)
+    # FILE names a case of the encoding corpus (tests/gen_encode_corpus.sh).
+    . "$(dirname "$0")/encode_check.sh"
     ;;
 *)
     echo "check_one.sh: unknown test kind $kind" >&2

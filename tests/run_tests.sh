@@ -16,6 +16,7 @@
 #   GJ_J2K_CORPUS    the JPEG 2000 corpus (tests/gen_j2k_corpus.sh): its tests.txt lists those tests
 #   GJ_J2K_CONFORMANCE  optional: the JPEG 2000 conformance data (input/, reference/), e.g.
 #                    /work/shared/data/j2k-conformance: adds the j2kconf/ tests
+#   GJ_ENC_CORPUS    the encoding corpus (tests/gen_encode_corpus.sh): its tests.txt lists the encode tests
 #   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
 #   GJ_FFMPEG_BUILD  FFmpeg's build directory (default ffmpeg/build, made by
 #                    `make ffmpeg`): its FATE tests run when it holds ffmpeg
@@ -68,6 +69,9 @@ list_tests() {
         for f in "$GJ_J2K_CONFORMANCE"/input/p[01]_*.j2k; do
             echo "j2kconf $f"
         done
+    fi
+    if [ -f "${GJ_ENC_CORPUS:-}/tests.txt" ]; then
+        sed "s|^|encode $GJ_ENC_CORPUS/|" "$GJ_ENC_CORPUS/tests.txt"
     fi
     for f in "$corpus"/good/*.jpg; do
         base=$(basename "$f" .jpg)

@@ -33,6 +33,9 @@ tests_tools_jpeg_raw_decode_LDADD = $(LIBJPEG_LIBS)
 tests_tools_jpeg_cmyk_encode_SOURCES = tests/tools/jpeg_cmyk_encode.c $(TEST_PNM)
 tests_tools_jpeg_cmyk_encode_LDADD = $(LIBJPEG_LIBS)
 TEST_TOOLS += tests/tools/jpeg_raw_decode$(EXEEXT) tests/tools/jpeg_cmyk_encode$(EXEEXT)
+check_PROGRAMS += tests/tools/jpeg_ycc_encode
+tests_tools_jpeg_ycc_encode_SOURCES = tests/tools/jpeg_ycc_encode.c
+tests_tools_jpeg_ycc_encode_LDADD = $(LIBJPEG_LIBS)
 endif
 
 tests/corpus/.stamp: $(srcdir)/tests/gen_corpus.sh $(srcdir)/tests/verify_corpus.sh $(TEST_TOOLS)
@@ -103,10 +106,10 @@ AM_MAKEFLAGS = --no-print-directory
 # The runner is called directly (not through automake's TESTS harness) so that
 # its per-test lines and closing count reach the terminal.
 if HAVE_LIBJPEG
-check-local: tests/corpus/.stamp tests/dxt-corpus/.stamp tests/j2k-corpus/.stamp $(FUZZ_TARGET)
+check-local: tests/corpus/.stamp tests/dxt-corpus/.stamp tests/j2k-corpus/.stamp tests/encode-corpus/.stamp $(FUZZ_TARGET)
 	@GJ_TEST_TOOLS=tests/tools GJ_GPUJPEG=./gpujpeg$(EXEEXT) GJ_FUZZ="$(FUZZ_TARGET)" \
 	  GJ_UNIT_TESTS="$(UNIT_TESTS)" GJ_DXT_CORPUS=tests/dxt-corpus GJ_J2K_CORPUS=tests/j2k-corpus \
-	  GJ_J2K_CONFORMANCE="$(GJ_J2K_CONFORMANCE)" \
+	  GJ_ENC_CORPUS=tests/encode-corpus GJ_J2K_CONFORMANCE="$(GJ_J2K_CONFORMANCE)" \
 	  GJ_FUZZ_DICT=$(srcdir)/tests/fuzz/jpeg.dict \
 	  $(SHELL) $(srcdir)/tests/run_tests.sh tests/corpus
 else
@@ -117,7 +120,7 @@ endif
 
 clean-local: clean-local-tests
 clean-local-tests:
-	-rm -rf tests/corpus tests/failed tests/dxt-corpus tests/j2k-corpus
+	-rm -rf tests/corpus tests/failed tests/dxt-corpus tests/j2k-corpus tests/encode-corpus
 
 .PHONY: clean-local-tests
 
@@ -161,3 +164,14 @@ EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl \
 tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools/pnm16.pl \
 		$(srcdir)/tests/tools/jp2_palette.pl tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_j2k_corpus.sh tests/j2k-corpus && touch $@
+
+# ---------------------------------------------------------------- JPEG encoding
+UNIT_TESTS += tests/unit/jpeg_encode_api
+tests_unit_jpeg_encode_api_SOURCES = tests/unit/jpeg_encode_api.c
+tests_unit_jpeg_encode_api_LDADD = libgpujpeg.la
+EXTRA_DIST += tests/gen_encode_corpus.sh tests/encode_check.sh tests/encode_cases.sh tests/encode_compare.sh
+
+# The encoding corpus needs jpeg_raw_decode (its 4:4:0 Y4M input) and the
+# reference encoder of planar input, both built with libjpeg-turbo.
+tests/encode-corpus/.stamp: $(srcdir)/tests/gen_encode_corpus.sh tests/tools/make_image$(EXEEXT) $(TEST_TOOLS)
+	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_encode_corpus.sh tests/encode-corpus && touch $@

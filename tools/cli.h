@@ -16,6 +16,7 @@ int cli_decode_main(int argc, char **argv);
 int cli_info_main(int argc, char **argv);
 int cli_dxt_main(int argc, char **argv);
 int cli_undxt_main(int argc, char **argv);
+int cli_encode_main(int argc, char **argv);
 
 /*
  * Routes the library's messages: those at or below `level` (a GJ_LOG_* value)

@@ -23,6 +23,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     { "decode", cli_decode_main, "decode JPEG and JPEG 2000 files on the GPU" },
+    { "encode", cli_encode_main, "encode pictures into JPEG files on the GPU" },
     { "info",   cli_info_main,   "list the GPU devices, or describe JPEG and JPEG 2000 files" },
     { "dxt",    cli_dxt_main,    "compress a picture into DXT/BCn blocks (a DDS file)" },
     { "undxt",  cli_undxt_main,  "decode a DDS file's DXT/BCn blocks" },

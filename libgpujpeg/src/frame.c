@@ -26,9 +26,9 @@ static const gj_pixel_format_desc format_descs[GJ_PIX_FMT_NB] = {
 
 /* Owner of planes the library allocated. */
 typedef struct frame_owner {
-    gj_device *dev;     /* NULL for host memory */
+    gj_device *dev;     /* NULL for host memory from malloc */
     gj_buffer buffer;
-    void *host;
+    void *host;         /* host planes: page-locked memory of dev when dev is set */
 } frame_owner;
 
 const gj_pixel_format_desc *gj_pixel_format_describe(enum gj_pixel_format format)
@@ -117,10 +117,12 @@ int gj_frame_alloc(gj_frame *frame, gj_device *dev)
         return GJ_ERROR_NOMEM;
     size = layout_planes(frame);
     if (frame->memory == GJ_MEMORY_HOST) {
-        if (posix_memalign(&owner->host, LINESIZE_ALIGN, size)) {
+        /* With a device: page-locked memory, which its copies reach at the bus's speed. */
+        if (dev ? !(owner->host = dev->ops->host_alloc(dev, size)) : posix_memalign(&owner->host, LINESIZE_ALIGN, size)) {
             free(owner);
             return gj_fail(GJ_ERROR_NOMEM, "out of host memory for a %zu-byte frame", size);
         }
+        owner->dev = dev;
         for (i = 0; i < d->nb_planes; i++)
             frame->data[i] = (uint8_t *)owner->host + frame->offset[i];
         for (i = 0; i < 4; i++)
@@ -156,9 +158,12 @@ void gj_frame_unref(gj_frame *frame)
         return;
     owner = frame->opaque_owner;
     if (owner) {
-        if (owner->dev)
+        if (owner->dev && owner->host)
+            owner->dev->ops->host_free(owner->dev, owner->host);
+        else if (owner->dev)
             owner->dev->ops->buffer_destroy(owner->dev, &owner->buffer);
-        free(owner->host);
+        else
+            free(owner->host);
         free(owner);
     }
     for (i = 0; i < 4; i++) {

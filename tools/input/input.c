@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "input.h"
 
-static const input_module *const modules[] = { &input_png, &input_pnm, NULL };
+static const input_module *const modules[] = { &input_png, &input_pnm, &input_y4m, NULL };
 
 const input_module *input_find(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,8 @@
 /*
  * gpujpeg tool: picture readers, one per file format, for the encoders. A reader
  * fills a host frame (allocated with gj_frame_alloc) in the format the file
- * holds: gray8, rgb24 or rgba. JPEG input is not here: it decodes on the GPU.
+ * holds: gray8, rgb24, rgba, or planar YCbCr (Y4M). JPEG input is not here: it
+ * decodes on the GPU.
  */
 #ifndef GPUJPEG_TOOLS_INPUT_H
 #define GPUJPEG_TOOLS_INPUT_H
@@ -19,7 +20,7 @@ typedef struct input_module {
     int (*read)(const uint8_t *data, size_t size, gj_frame *frame);
 } input_module;
 
-extern const input_module input_png, input_pnm;
+extern const input_module input_png, input_pnm, input_y4m;
 
 /* The reader for a file's contents, by signature; NULL if none. */
 const input_module *input_find(const uint8_t *data, size_t size);

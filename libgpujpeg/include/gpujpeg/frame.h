@@ -77,8 +77,10 @@ struct gj_device;
 
 /*
  * Allocates the planes of frame->width x frame->height in frame->format, in host
- * memory (dev may be NULL) or in the memory of dev (frame->memory must match the
- * device's). Fills data, linesize and offset. Free with gj_frame_unref().
+ * memory or in the memory of dev (frame->memory must match the device's). Host
+ * planes are page-locked memory of dev when dev is given (copies to and from it
+ * are faster; free the frame before the device), else ordinary memory (dev
+ * NULL). Fills data, linesize and offset. Free with gj_frame_unref().
  */
 GJ_API int gj_frame_alloc(gj_frame *frame, struct gj_device *dev);
 

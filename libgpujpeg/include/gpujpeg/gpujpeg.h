@@ -6,6 +6,7 @@
 #include "gpujpeg/frame.h"
 #include "gpujpeg/device.h"
 #include "gpujpeg/jpeg.h"
+#include "gpujpeg/jpeg_encode.h"
 #include "gpujpeg/dxt.h"
 #include "gpujpeg/j2k.h"
 

@@ -43,6 +43,7 @@ typedef long long gj_i64;
 #define gj_atomic_add_u32(p, v) atomicAdd((p), (v))
 #define gj_atomic_or_u32(p, v) atomicOr((p), (v))
 #define gj_atomic_max_u32(p, v) atomicMax((p), (v))
+#define gj_clz64(x) ((gj_u32)__clzll((long long)(x)))
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
@@ -73,6 +74,7 @@ typedef long gj_i64;
 #define gj_atomic_add_u32(p, v) atomic_add((p), (v))
 #define gj_atomic_or_u32(p, v) atomic_or((p), (v))
 #define gj_atomic_max_u32(p, v) atomic_max((p), (v))
+#define gj_clz64(x) ((gj_u32)clz((ulong)(x)))
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
@@ -103,6 +105,7 @@ static inline gj_u64 *gj_host_global_id(void)
     return &id;
 }
 #define gj_global_id() (*gj_host_global_id())
+#define gj_clz64(x) ((gj_u32)((x) ? __builtin_clzll(x) : 64))
 #define gj_min(a, b) ((a) < (b) ? (a) : (b))
 #define gj_max(a, b) ((a) > (b) ? (a) : (b))
 #define GJ_UNROLL
