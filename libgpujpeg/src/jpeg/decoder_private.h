@@ -45,7 +45,7 @@ enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST_SYNC, ST
 
 /* Decoders on sibling devices (decode_lanes.c) that overlap on the GPU. */
 #define MAX_LANES 8
-#define DEFAULT_LANES 4
+#define DEFAULT_LANES 8
 
 struct gj_jpeg_decoder {
     gj_device *dev;
