@@ -22,7 +22,9 @@ mjpeg() {
 cjpeg_clip() {
     name=$1 size=$2 frames=$3
     shift 3
-    ff -f lavfi -i "testsrc2=size=$size:rate=25" -frames:v "$frames" -c:v ppm -f image2 "$tmp/$name-%03d.ppm"
+    # bitexact swscale here too: with x86 SIMD (FFmpeg built with nasm) the RGB differs
+    ff -f lavfi -i "testsrc2=size=$size:rate=25" -frames:v "$frames" -sws_flags +accurate_rnd+bitexact \
+        -c:v ppm -f image2 "$tmp/$name-%03d.ppm"
     for p in "$tmp/$name"-*.ppm; do
         cjpeg "$@" -outfile "${p%.ppm}.jpg" "$p"
     done
