@@ -1,8 +1,21 @@
-/* Device pictures for single-plane decoders (staging.h). */
+/* Device pictures for decoders: the caller's frame or a staging frame (staging.h). */
 #include <string.h>
 
 #include "device/staging.h"
 #include "log.h"
+
+int gj_staging_ensure(gj_device *dev, gj_frame *staging, int w, int h, enum gj_pixel_format format)
+{
+    if (staging->opaque_owner && staging->width == w && staging->height == h && staging->format == format)
+        return 0;
+    gj_frame_unref(staging);
+    memset(staging, 0, sizeof(*staging));
+    staging->width = w;
+    staging->height = h;
+    staging->format = format;
+    staging->memory = dev->ops->memory;
+    return gj_frame_alloc(staging, dev);
+}
 
 int gj_staging_target(gj_device *dev, gj_frame *staging, int w, int h, gj_frame *out,
                       gj_frame **target, const char *who)
@@ -22,17 +35,8 @@ int gj_staging_target(gj_device *dev, gj_frame *staging, int w, int h, gj_frame 
     }
     if (out->memory != GJ_MEMORY_HOST)
         return gj_fail(GJ_ERROR_INVAL, "%s: the output frame is in another device's memory", who);
-    if (!staging->opaque_owner || staging->width != w || staging->height != h ||
-        staging->format != out->format) {
-        gj_frame_unref(staging);
-        memset(staging, 0, sizeof(*staging));
-        staging->width = w;
-        staging->height = h;
-        staging->format = out->format;
-        staging->memory = mem;
-        if ((ret = gj_frame_alloc(staging, dev)) < 0)
-            return ret;
-    }
+    if ((ret = gj_staging_ensure(dev, staging, w, h, out->format)) < 0)
+        return ret;
     *target = staging;
     return 0;
 }

@@ -10,6 +10,10 @@
 #include "device/device.h"
 #include "gpujpeg/frame.h"
 
+/* Makes *staging a device frame of w x h in format, reallocating it only when it
+ * is not one already. */
+int gj_staging_ensure(gj_device *dev, gj_frame *staging, int w, int h, enum gj_pixel_format format);
+
 /*
  * The device frame the kernels write for a w x h picture in out->format: out itself
  * when it lives in dev's memory (allocated when empty), else *staging (reallocated

@@ -1,6 +1,7 @@
 /* Pixels on the GPU: dequantisation + IDCT, upsampling and colour conversion. */
 #include <string.h>
 
+#include "device/staging.h"
 #include "jpeg/decoder_private.h"
 #include "log.h"
 
@@ -39,12 +40,8 @@ plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i)
 {
     plane_ref r;
 
-    memset(&r, 0, sizeof(r));
-    r.buf.handle = (uintptr_t)f->data[i];
-    r.offset = f->memory == GJ_MEMORY_OPENCL ? f->offset[i] : 0;
+    r.buf = gj_staging_plane(f, i, &r.offset);
     r.pitch = (uint32_t)f->linesize[i];
-    /* The extent the plane covers, which the backends check copies against. */
-    r.buf.size = r.offset + (size_t)r.pitch * (size_t)gj_frame_plane_height(f->format, i, f->height);
     return r;
 }
 

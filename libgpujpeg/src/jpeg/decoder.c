@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "device/staging.h"
 #include "jpeg/decoder_private.h"
 #include "log.h"
 
@@ -178,19 +179,14 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
 
 /* ------------------------------------------------------------------ frames */
 
-static int frame_matches(const gj_frame *f, int w, int h, enum gj_pixel_format fmt)
-{
-    return f->opaque_owner && f->width == w && f->height == h && f->format == fmt;
-}
-
-/* The device picture the kernels write: the caller's frame, or our staging frame. */
+/* The device picture the kernels write: the caller's frame, or our staging frame
+ * (also for a device frame when a lane's caller copies it, decode_lanes.c). */
 static int device_target(gj_jpeg_decoder *dec, gj_frame *out, gj_frame **target)
 {
     const gj_jpeg_stream *s = &dec->stream;
-    enum gj_memory mem = dec->dev->ops->memory;
     int ret;
 
-    if (out->memory == mem) {
+    if (out->memory == dec->dev->ops->memory) {
         if (!out->data[0]) {
             out->width = s->width;
             out->height = s->height;
@@ -203,39 +199,9 @@ static int device_target(gj_jpeg_decoder *dec, gj_frame *out, gj_frame **target)
     } else if (out->memory != GJ_MEMORY_HOST) {
         return gj_fail(GJ_ERROR_INVAL, "output frame memory does not belong to the decoder's device");
     }
-    if (!frame_matches(&dec->staging, s->width, s->height, out->format)) {
-        gj_frame_unref(&dec->staging);
-        memset(&dec->staging, 0, sizeof(dec->staging));
-        dec->staging.width = s->width;
-        dec->staging.height = s->height;
-        dec->staging.format = out->format;
-        dec->staging.memory = mem;
-        if ((ret = gj_frame_alloc(&dec->staging, dec->dev)) < 0)
-            return ret;
-    }
+    if ((ret = gj_staging_ensure(dec->dev, &dec->staging, s->width, s->height, out->format)) < 0)
+        return ret;
     *target = &dec->staging;
-    return 0;
-}
-
-static int download_frame(gj_jpeg_decoder *dec, const gj_frame *src, gj_frame *out)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(out->format);
-    int p, ret;
-
-    if (!out->data[0]) {
-        out->width = src->width;
-        out->height = src->height;
-        if ((ret = gj_frame_alloc(out, NULL)) < 0)
-            return ret;
-    }
-    for (p = 0; p < d->nb_planes; p++) {
-        plane_ref sp = gj_jpeg_frame_plane(src, p);
-        size_t row = (size_t)gj_frame_plane_width(out->format, p, out->width) * (p ? 1 : d->bytes_per_pixel);
-        ret = dec->dev->ops->download_2d(dec->dev, out->data[p], (size_t)out->linesize[p], &sp.buf, sp.offset,
-                                         sp.pitch, row, (size_t)gj_frame_plane_height(out->format, p, out->height));
-        if (ret < 0)
-            return ret;
-    }
     return 0;
 }
 
@@ -283,7 +249,7 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
     gj_jpeg_profile_mark(dec, ST_PIXELS);
     /* A staged device picture is copied by the caller (decode_lanes.c). */
     if (ret >= 0 && target != out && out->memory == GJ_MEMORY_HOST)
-        ret = download_frame(dec, target, out);
+        ret = gj_staging_download(dec->dev, target, out, s->width, s->height);
     if (ret < 0)
         return ret;
     out->decode_error_flags = damaged || s->warnings;
