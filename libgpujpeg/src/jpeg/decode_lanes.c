@@ -16,20 +16,11 @@
 #include "jpeg/decoder_private.h"
 #include "log.h"
 
-static int lanes_wanted(const gj_jpeg_decoder *dec)
-{
-    const char *env = getenv("GJ_LANES");      /* for tuning runs of the benchmark */
-
-    if (env && atoi(env) >= 1 && atoi(env) <= MAX_LANES)
-        return atoi(env);
-    return dec->lanes_wanted ? dec->lanes_wanted : DEFAULT_LANES;
-}
-
 static int ensure_lanes(gj_jpeg_decoder *dec)
 {
-    int want = lanes_wanted(dec), ret;
+    int ret;
 
-    while (dec->num_lanes < want) {
+    while (dec->num_lanes < dec->lanes_wanted) {
         gj_device *sibling;
         gj_jpeg_decoder *lane;
 
@@ -46,11 +37,17 @@ static int ensure_lanes(gj_jpeg_decoder *dec)
     return 0;
 }
 
-void gj_jpeg_lanes_free(gj_jpeg_decoder *dec)
+/* Frees the lanes after the first `keep`. */
+static void free_lanes(gj_jpeg_decoder *dec, int keep)
 {
-    while (dec->num_lanes > 0)
+    while (dec->num_lanes > keep)
         gj_jpeg_decoder_free(&dec->lanes[--dec->num_lanes]);
     dec->next_lane = 0;
+}
+
+void gj_jpeg_lanes_free(gj_jpeg_decoder *dec)
+{
+    free_lanes(dec, 0);
 }
 
 int gj_jpeg_decoder_set_lanes(gj_jpeg_decoder *dec, int lanes)
@@ -58,9 +55,7 @@ int gj_jpeg_decoder_set_lanes(gj_jpeg_decoder *dec, int lanes)
     if (!dec || lanes < 1 || lanes > MAX_LANES)
         return gj_fail(GJ_ERROR_INVAL, "JPEG decoder: %d lanes (1 to %d)", lanes, MAX_LANES);
     dec->lanes_wanted = lanes;
-    while (dec->num_lanes > lanes)
-        gj_jpeg_decoder_free(&dec->lanes[--dec->num_lanes]);
-    dec->next_lane = 0;
+    free_lanes(dec, lanes);
     return 0;
 }
 

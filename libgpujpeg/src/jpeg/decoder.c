@@ -106,6 +106,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     env = getenv("GJ_SYNC");
     dec->sync_mode = !env ? SYNC_AUTO : !strcmp(env, "plain") ? SYNC_PLAIN :
                      !strcmp(env, "hyp") ? SYNC_HYPOTHESES : SYNC_AUTO;
+    env = getenv("GJ_LANES");           /* for tuning runs of the benchmark */
+    dec->lanes_wanted = env && atoi(env) >= 1 && atoi(env) <= MAX_LANES ? atoi(env) : DEFAULT_LANES;
     env = getenv("GJ_SYNC_ROUNDS");
     dec->sync_rounds_override = env && atoi(env) >= 0 && atoi(env) < SYNC_MAX_ROUNDS ? atoi(env) : -1;
     *out = dec;

@@ -54,7 +54,8 @@ struct gj_jpeg_decoder {
     int pending;                     /* work queued without waiting (a lane's async decode) */
     int stage_device_output;         /* a lane's async decode: device pictures go to staging */
     struct gj_jpeg_decoder *lanes[MAX_LANES];
-    int num_lanes, lanes_wanted, next_lane;
+    int num_lanes, next_lane;
+    int lanes_wanted;                /* GJ_LANES, else DEFAULT_LANES, until gj_jpeg_decoder_set_lanes() */
     int profile;
     double profile_last;
     double profile_ms[ST_COUNT];
