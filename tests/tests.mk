@@ -138,21 +138,21 @@ tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_dxt_corpus.sh tests/dxt-corpus && touch $@
 
 UNIT_TESTS += tests/unit/jpeg_lanes
-tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c
+tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c tests/unit/unit_check.h
 tests_unit_jpeg_lanes_LDADD = libgpujpeg.la
 tests_unit_jpeg_lanes_LDFLAGS = -static
 
 UNIT_TESTS += tests/unit/dxt_api
-tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c
+tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c tests/unit/unit_check.h
 tests_unit_dxt_api_LDADD = libgpujpeg.la
 
 UNIT_TESTS += tests/unit/hap_pack
-tests_unit_hap_pack_SOURCES = tests/unit/hap_pack.c
+tests_unit_hap_pack_SOURCES = tests/unit/hap_pack.c tests/unit/unit_check.h
 tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 
 # The JPEG 2000 API on streams of the J2K corpus (GJ_J2K_CORPUS, exported by check-local).
 UNIT_TESTS += tests/unit/j2k_api
-tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c
+tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c tests/unit/unit_check.h
 tests_unit_j2k_api_LDADD = libgpujpeg.la
 
 # ---------------------------------------------------------------- JPEG 2000
@@ -167,7 +167,7 @@ tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools
 
 # ---------------------------------------------------------------- JPEG encoding
 UNIT_TESTS += tests/unit/jpeg_encode_api
-tests_unit_jpeg_encode_api_SOURCES = tests/unit/jpeg_encode_api.c
+tests_unit_jpeg_encode_api_SOURCES = tests/unit/jpeg_encode_api.c tests/unit/unit_check.h
 tests_unit_jpeg_encode_api_LDADD = libgpujpeg.la
 EXTRA_DIST += tests/gen_encode_corpus.sh tests/encode_check.sh tests/encode_cases.sh tests/encode_compare.sh
 

@@ -10,10 +10,8 @@
 #include <string.h>
 
 #include "gpujpeg/gpujpeg.h"
+#include "unit_check.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
 
 static void fill(gj_frame *f)
 {

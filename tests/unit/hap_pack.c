@@ -12,14 +12,12 @@
 
 #include "config.h"
 #include "gpujpeg/gpujpeg.h"
+#include "unit_check.h"
 
 #ifdef HAVE_SNAPPY
 #include <snappy-c.h>
 #endif
 
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
 
 /* A section header at *p (of n bytes left): its body size and type; 0 on a truncated header. */
 static int read_section(const uint8_t **p, size_t *n, size_t *size, int *type)

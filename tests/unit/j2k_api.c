@@ -11,45 +11,8 @@
 #include <string.h>
 
 #include "gpujpeg/gpujpeg.h"
+#include "unit_check.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
-
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    *size = buf ? (size_t)n : 0;
-    fclose(f);
-    return buf;
-}
-
-/* Whether two frames in host memory hold the same picture (rows without padding). */
-static int same_picture(const gj_frame *a, const gj_frame *b)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(a->format);
-
-    if (a->format != b->format || a->width != b->width || a->height != b->height)
-        return 0;
-    for (int p = 0; p < d->nb_planes; p++) {
-        size_t row = (size_t)gj_frame_plane_width(a->format, p, a->width) * (p ? 1 : d->bytes_per_pixel);
-
-        for (int y = 0; y < gj_frame_plane_height(a->format, p, a->height); y++)
-            if (memcmp(a->data[p] + (size_t)y * a->linesize[p], b->data[p] + (size_t)y * b->linesize[p], row))
-                return 0;
-    }
-    return 1;
-}
 
 static void check_errors(gj_j2k_decoder *dec, const uint8_t *data, size_t size)
 {
@@ -83,7 +46,7 @@ static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
     gj_j2k_decoder *other = NULL;
     gj_j2k_info info;
     size_t size;
-    uint8_t *data = read_file(path, &size);
+    uint8_t *data = unit_read_file(path, 0, &size);
     int ret;
 
     if (!data) {
@@ -103,9 +66,9 @@ static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
     gj_frame_alloc(&back, NULL);
     gj_j2k_decoder_create(&other, dev);
     ret = gj_j2k_decode(other, data, size, &back);
-    CHECK(ret == 0 && same_picture(&host, &back), "%s: a second decoder into a caller frame %d", path, ret);
+    CHECK(ret == 0 && unit_same_picture(&host, &back), "%s: a second decoder into a caller frame %d", path, ret);
     ret = gj_j2k_decode(dec, data, size, &host);
-    CHECK(ret == 0 && same_picture(&host, &back), "%s: the same frame decoded again %d", path, ret);
+    CHECK(ret == 0 && unit_same_picture(&host, &back), "%s: the same frame decoded again %d", path, ret);
     gj_j2k_decoder_set_reduce(other, 1);
     ret = gj_j2k_decode(other, data, size, &small);
     CHECK(ret == 0 && small.width == (host.width + 1) / 2 && small.height == (host.height + 1) / 2,
@@ -134,7 +97,7 @@ int main(void)
 
     gj_log_set_level(GJ_LOG_QUIET);
     snprintf(path, sizeof(path), "%s/%s", corpus, streams[0]);
-    if (!(data = read_file(path, &size))) {
+    if (!(data = unit_read_file(path, 0, &size))) {
         printf("no JPEG 2000 corpus in %s\n", corpus);
         return 77;
     }

@@ -14,10 +14,8 @@
 #include <string.h>
 
 #include "gpujpeg/gpujpeg.h"
+#include "unit_check.h"
 
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
 
 /* A picture with edges and gradients in rgb24, rgba or bgra. */
 static void make_picture(gj_frame *f, enum gj_pixel_format format, int w, int h)

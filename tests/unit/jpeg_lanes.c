@@ -14,13 +14,11 @@
 
 #include "gpujpeg/gpujpeg.h"
 #include "device/device.h"
+#include "unit_check.h"
 
 #define MAX_FILES 48
 #define MAX_BYTES (600 * 1024)      /* keeps the set quick on PoCL */
 
-static int failures;
-
-#define CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
 
 typedef struct picture {
     char name[256];
@@ -28,25 +26,6 @@ typedef struct picture {
     size_t size;
     gj_frame ref;           /* gj_jpeg_decode() to host memory */
 } picture;
-
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *data = NULL;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && n <= MAX_BYTES && fseek(f, 0, SEEK_SET) == 0 &&
-        (data = malloc((size_t)n)) && fread(data, 1, (size_t)n, f) == (size_t)n) {
-        *size = (size_t)n;
-    } else {
-        free(data);
-        data = NULL;
-    }
-    fclose(f);
-    return data;
-}
 
 static int by_name(const void *a, const void *b)
 {
@@ -69,7 +48,7 @@ static int load_pictures(gj_jpeg_decoder *dec, const char *corpus, picture *pics
         if (len < 5 || strcmp(e->d_name + len - 4, ".jpg") || len >= sizeof(pics[n].name))
             continue;
         snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-        if (!(pics[n].data = read_file(path, &pics[n].size)))
+        if (!(pics[n].data = unit_read_file(path, MAX_BYTES, &pics[n].size)))
             continue;
         memcpy(pics[n].name, e->d_name, len + 1);
         n++;
@@ -104,26 +83,14 @@ static int download(gj_device *dev, const gj_frame *src, gj_frame *dst)
     return gj_device_synchronize(dev);
 }
 
-static int same_picture(const gj_frame *a, const gj_frame *b)
-{
-    size_t row = (size_t)a->width * 3;
-
-    if (a->width != b->width || a->height != b->height || a->format != b->format)
-        return 0;
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(a->data[0] + (size_t)y * a->linesize[0], b->data[0] + (size_t)y * b->linesize[0], row))
-            return 0;
-    return 1;
-}
-
 static void check_outputs(gj_device *dev, picture *pics, gj_frame *outs, int n, const char *how)
 {
     for (int i = 0; i < n; i++) {
         gj_frame host;
         if (outs[i].memory == GJ_MEMORY_HOST) {
-            CHECK(same_picture(&outs[i], &pics[i].ref), "%s: %s differs from gj_jpeg_decode()", how, pics[i].name);
+            CHECK(unit_same_picture(&outs[i], &pics[i].ref), "%s: %s differs from gj_jpeg_decode()", how, pics[i].name);
         } else if (download(dev, &outs[i], &host) == 0) {
-            CHECK(same_picture(&host, &pics[i].ref), "%s: %s differs from gj_jpeg_decode()", how, pics[i].name);
+            CHECK(unit_same_picture(&host, &pics[i].ref), "%s: %s differs from gj_jpeg_decode()", how, pics[i].name);
             gj_frame_unref(&host);
         } else {
             CHECK(0, "%s: %s: cannot read the device frame back", how, pics[i].name);
