@@ -300,67 +300,76 @@ static int decode_one(packet_reader *pr, const packet_id *id, int layer)
     return read_packet(pr, id, layer);
 }
 
-/* The packets of one progression volume, in its order. */
+static int append_packet(packet_id **list, size_t *n, size_t *cap, packet_id id)
+{
+    if (*n == *cap) {
+        size_t grown = *cap ? 2 * *cap : 256;
+        packet_id *q = realloc(*list, grown * sizeof(*q));
+
+        if (!q)
+            return GJ_ERROR_NOMEM;
+        *list = q;
+        *cap = grown;
+    }
+    (*list)[(*n)++] = id;
+    return 0;
+}
+
+/*
+ * The packets of one progression volume, in its order. Only the precincts that
+ * exist are listed, and the walk ends at the first truncated packet: every packet
+ * it meets then either was read before or takes at least one byte, so a hostile
+ * header (65535 layers over empty resolutions, say) costs no more than its data.
+ */
 static int decode_volume(packet_reader *pr, const j2k_progression_volume *v)
 {
     j2k_tile_state *ts = pr->ts;
     const j2k_tile *t = ts->tile;
-    int max_res = 0, c, r, l, p, ret = 0;
+    int position = v->order != J2K_LRCP && v->order != J2K_RLCP;
+    int ret = 0;
     packet_id *list = NULL;
-    size_t n = 0, cap = 0, i;
+    size_t n = 0, cap = 0, i, j;
 
-    for (c = v->comp_start; c < v->comp_end; c++)
-        if (ts->comps[c].nb_res > max_res)
-            max_res = ts->comps[c].nb_res;
-    if (v->order == J2K_LRCP || v->order == J2K_RLCP) {
-        int outer_end = v->order == J2K_LRCP ? v->layer_end : (v->res_end < max_res ? v->res_end : max_res);
-        int inner_end = v->order == J2K_LRCP ? (v->res_end < max_res ? v->res_end : max_res) : v->layer_end;
-
-        for (int o = v->order == J2K_LRCP ? 0 : v->res_start; o < outer_end; o++) {
-            for (int in = v->order == J2K_LRCP ? v->res_start : 0; in < inner_end; in++) {
-                l = v->order == J2K_LRCP ? o : in;
-                r = v->order == J2K_LRCP ? in : o;
-                for (c = v->comp_start; c < v->comp_end; c++) {
-                    const j2k_resolution *res = &ts->comps[c].res[r];
-
-                    if (r >= ts->comps[c].nb_res)
-                        continue;
-                    for (p = 0; p < res->pw * res->ph; p++) {
-                        packet_id id = { .comp = c, .res = r, .prec = p };
-
-                        if ((ret = decode_one(pr, &id, l)) < 0)
-                            return ret;
-                    }
-                }
-            }
-        }
-        return 0;
-    }
-    for (c = v->comp_start; c < v->comp_end; c++) {
-        for (r = v->res_start; r < v->res_end && r < ts->comps[c].nb_res; r++) {
+    /* Resolution-major, as the layer- and resolution-driven orders meet them. */
+    for (int r = v->res_start; r < v->res_end && ret >= 0; r++) {
+        for (int c = v->comp_start; c < v->comp_end && ret >= 0; c++) {
             const j2k_resolution *res = &ts->comps[c].res[r];
 
-            for (p = 0; p < res->pw * res->ph; p++) {
-                if (n == cap) {
-                    packet_id *q;
+            if (r >= ts->comps[c].nb_res)
+                continue;
+            for (int p = 0; p < res->pw * res->ph && ret >= 0; p++) {
+                packet_id id = { .comp = c, .res = r, .prec = p };
 
-                    cap = cap ? 2 * cap : 256;
-                    if (!(q = realloc(list, cap * sizeof(*q)))) {
-                        free(list);
-                        return GJ_ERROR_NOMEM;
-                    }
-                    list = q;
-                }
-                list[n] = (packet_id){ .comp = c, .res = r, .prec = p };
-                position_key(ts, &t->comps[c], v->order, &list[n]);
-                n++;
+                if (position)
+                    position_key(ts, &t->comps[c], v->order, &id);
+                ret = append_packet(&list, &n, &cap, id);
             }
         }
     }
-    qsort(list, n, sizeof(*list), compare_packets);
-    for (i = 0; i < n && ret >= 0; i++)
-        for (l = 0; l < v->layer_end && ret >= 0; l++)
-            ret = decode_one(pr, &list[i], l);
+    if (ret < 0) {
+        free(list);
+        return ret;
+    }
+#define WALKING (ret >= 0 && !ts->truncated)
+    if (v->order == J2K_LRCP) {
+        for (int l = 0; l < v->layer_end && WALKING; l++)
+            for (i = 0; i < n && WALKING; i++)
+                ret = decode_one(pr, &list[i], l);
+    } else if (v->order == J2K_RLCP) {
+        for (i = 0; i < n && WALKING; i = j) {
+            for (j = i; j < n && list[j].res == list[i].res; j++)
+                ;
+            for (int l = 0; l < v->layer_end && WALKING; l++)
+                for (size_t k = i; k < j && WALKING; k++)
+                    ret = decode_one(pr, &list[k], l);
+        }
+    } else {
+        qsort(list, n, sizeof(*list), compare_packets);
+        for (i = 0; i < n && WALKING; i++)
+            for (int l = 0; l < v->layer_end && WALKING; l++)
+                ret = decode_one(pr, &list[i], l);
+    }
+#undef WALKING
     free(list);
     return ret;
 }
