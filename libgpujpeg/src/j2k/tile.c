@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "j2k/array.h"
 #include "j2k/tile.h"
 #include "log.h"
 #include "gpujpeg/common.h"
@@ -101,14 +102,9 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
     pb->ch = (int)(ceil_pow2(y1, band->cblk_h_exp) - pb->cblk_y0);
     if ((int64_t)ts->nb_cblks + (int64_t)pb->cw * pb->ch > (1 << 26))
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^26 code-blocks in tile %d", ts->index);
-    {
-        size_t need = (size_t)ts->nb_cblks + (size_t)pb->cw * pb->ch;
-        j2k_codeblock *c = realloc(ts->cblks, need * sizeof(*c));
-
-        if (!c)
-            return GJ_ERROR_NOMEM;
-        ts->cblks = c;
-    }
+    /* Geometric growth: a tile of many small precincts must not copy the table each time. */
+    if ((ret = J2K_GROW(ts->cblks, ts->nb_cblks, ts->cblks_capacity, (size_t)pb->cw * pb->ch)) < 0)
+        return ret;
     for (j = 0; j < pb->ch; j++) {
         for (i = 0; i < pb->cw; i++) {
             j2k_codeblock *cb = &ts->cblks[ts->nb_cblks++];

@@ -80,6 +80,7 @@ typedef struct j2k_tile_state {
     j2k_tile_component *comps;
     j2k_codeblock *cblks;
     int nb_cblks;
+    size_t cblks_capacity;
     j2k_segment *segs;
     size_t nb_segs, segs_capacity;
     j2k_chunk *chunks;
