@@ -100,6 +100,35 @@ static int upload_scan(gj_jpeg_decoder *dec)
     return dev->ops->upload(dev, &dec->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, nch * sizeof(uint32_t));
 }
 
+/* Every segment one chunk (restart_direct()): each chunk's start is exact, and so
+ * is its place in the scan; no synchronisation and no prefix sums are needed. */
+static int chunks_are_segments(const gj_jpeg_decoder *dec)
+{
+    return dec->layout.max_chunks_per_segment == 1;
+}
+
+/*
+ * Restart-rich scans (a marker every few MCUs, as GPUJPEG and many cameras write
+ * them) decode fastest one thread per segment, the writing kernel alone, when the
+ * segments are many enough to fill the GPU and short enough for one thread each
+ * (measured on an H200, doc/benchmarks.md). GJ_DIRECT=0/1 overrides, for tuning.
+ */
+static int restart_direct(gj_jpeg_decoder *dec, uint32_t *chunk_bits)
+{
+    const gj_entropy_layout *e = &dec->layout;
+    uint32_t bits = e->max_segment_bits > 32 ? (e->max_segment_bits + 31) & ~31u : 32;
+
+    if (e->num_segments < 2 || chunks_are_segments(dec))
+        return 0;
+    if (dec->direct_mode == 0 ||
+        (dec->direct_mode < 0 && (e->num_segments < DIRECT_MIN_SEGMENTS || bits > DIRECT_MAX_SEGMENT_BITS)))
+        return 0;
+    if (gj_entropy_layout_rechunk(&dec->layout, bits) < 0)
+        return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out %u restart intervals", e->num_segments);
+    *chunk_bits = bits;
+    return 0;
+}
+
 /* One group, or segments of one chunk each (restart markers every few MCUs): the
  * first synchronisation pass is exact on its own. */
 static int first_pass_exact(const gj_jpeg_decoder *dec)
@@ -205,6 +234,8 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
     uint32_t rounds = first_pass_exact(dec) ? 1 : 1 + rounds_after_first(dec);
     int ret;
 
+    if (chunks_are_segments(dec))
+        return 0;
     if (hyps && (ret = guess_with_hypotheses(dec, groups)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
@@ -263,6 +294,8 @@ static int prefix_sums(gj_jpeg_decoder *dec)
         GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
     };
 
+    if (chunks_are_segments(dec))
+        return 0;       /* the writing kernel starts every segment at zero */
     if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 6)) < 0)
         return ret;
     if (groups == 1)
@@ -284,6 +317,8 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
     if (ret < 0)
         return ret;
     *damaged |= dec->layout.damaged;
+    if ((ret = restart_direct(dec, &chunk_bits)) < 0)
+        return ret;
     if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, scan, first)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_LAYOUT);

@@ -110,6 +110,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     dec->lanes_wanted = env && atoi(env) >= 1 && atoi(env) <= MAX_LANES ? atoi(env) : DEFAULT_LANES;
     env = getenv("GJ_SYNC_ROUNDS");
     dec->sync_rounds_override = env && atoi(env) >= 0 && atoi(env) < SYNC_MAX_ROUNDS ? atoi(env) : -1;
+    env = getenv("GJ_DIRECT");
+    dec->direct_mode = env && (!strcmp(env, "0") || !strcmp(env, "1")) ? atoi(env) : -1;
     *out = dec;
     return 0;
 }

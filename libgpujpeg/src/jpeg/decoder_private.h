@@ -25,6 +25,10 @@
  * (measured on an H200, doc/benchmarks.md). */
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
+/* Restart-rich scans decode one thread per segment from this many segments of at most
+ * this many bits (decode_entropy.c restart_direct()). */
+#define DIRECT_MIN_SEGMENTS 256
+#define DIRECT_MAX_SEGMENT_BITS (24 * 1024)
 /* Synchronisation rounds (first pass included) queued at most; GJ_SYNC_ROUNDS sets
  * the rounds after the first pass, for tests of gj_huff_sync_finish and tuning. */
 #define SYNC_MAX_ROUNDS 8
@@ -71,6 +75,7 @@ struct gj_jpeg_decoder {
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
     int sync_mode;                   /* GJ_SYNC, for tuning: SYNC_AUTO, SYNC_PLAIN or SYNC_HYPOTHESES */
     int sync_rounds_override;        /* GJ_SYNC_ROUNDS, for tests: rounds after the first pass; -1: chosen */
+    int direct_mode;                 /* GJ_DIRECT, for tuning: 0 never, 1 for every restart scan; -1: chosen */
     uint32_t hyps;                   /* slot hypotheses of the current scan (0: none) */
     int hyp_scratch;                 /* the buffer holding their arrays */
 };

@@ -195,14 +195,17 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
     return 0;
 }
 
-static int split_chunks(gj_entropy_layout *e, uint32_t chunk_bits)
+int gj_entropy_layout_rechunk(gj_entropy_layout *e, uint32_t chunk_bits)
 {
     uint32_t k, n = 0, i;
 
     e->max_chunks_per_segment = 0;
+    e->max_segment_bits = 0;
     for (k = 0; k < e->num_segments; k++) {
         gj_segment *s = &e->segments[k];
-        uint32_t c = s->bit_count ? (s->bit_count + chunk_bits - 1) / chunk_bits : 1;
+        uint32_t c = s->bit_count ? (uint32_t)(((uint64_t)s->bit_count + chunk_bits - 1) / chunk_bits) : 1;
+        if (s->bit_count > e->max_segment_bits)
+            e->max_segment_bits = s->bit_count;
         s->first_chunk = n;
         s->num_chunks = c;
         if (c > e->max_chunks_per_segment)
@@ -229,7 +232,7 @@ int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_j
     if (ret >= 0)
         ret = place_pieces(e, scan, total_mcus, piece_start, piece_rst, num_pieces);
     if (ret >= 0)
-        ret = split_chunks(e, chunk_bits);
+        ret = gj_entropy_layout_rechunk(e, chunk_bits);
     free(piece_start);
     free(piece_rst);
     if (ret < 0)

@@ -19,6 +19,7 @@ typedef struct gj_entropy_layout {
     uint32_t *chunk_segment;    /* chunk -> its segment */
     uint32_t num_chunks, chunks_cap;
     uint32_t max_chunks_per_segment;
+    uint32_t max_segment_bits;  /* of the longest segment */
     int damaged;                /* markers missing or out of order, or data cut short */
     /* Allocator of `bytes` (NULL: malloc/free); the decoder gives page-locked memory
      * so the upload runs at full speed. */
@@ -33,6 +34,9 @@ typedef struct gj_entropy_layout {
  */
 int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
                            uint32_t total_mcus, uint32_t chunk_bits);
+
+/* Splits the laid-out segments into chunks of chunk_bits again. */
+int gj_entropy_layout_rechunk(gj_entropy_layout *e, uint32_t chunk_bits);
 
 void gj_entropy_layout_free(gj_entropy_layout *e);
 

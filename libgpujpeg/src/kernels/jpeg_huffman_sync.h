@@ -288,16 +288,22 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     } else {
         gj_huff_state_load(&st, &states[chunk - 1]);
     }
-    off = &offsets[(gj_u64)chunk * GJ_CHUNK_SUMS];
     out.coefs = coefs;
     out.write = 1;
     out.mark_mode = GJ_MARK_NONE;
-    out.first_block = seg->first_mcu * p->blocks_in_mcu + (gj_u32)off[0];
+    out.first_block = seg->first_mcu * p->blocks_in_mcu;
     out.block_limit = (seg->first_mcu + seg->mcu_count) * p->blocks_in_mcu;
-    out.dc_base0 = off[1];
-    out.dc_base1 = off[2];
-    out.dc_base2 = off[3];
-    out.dc_base3 = off[4];
+    out.dc_base0 = out.dc_base1 = out.dc_base2 = out.dc_base3 = 0;
+    /* A segment's first chunk starts at zero: its offsets are not computed when every
+     * chunk is a segment (restart-rich scans). */
+    if (idx != 0) {
+        off = &offsets[(gj_u64)chunk * GJ_CHUNK_SUMS];
+        out.first_block += (gj_u32)off[0];
+        out.dc_base0 = off[1];
+        out.dc_base1 = off[2];
+        out.dc_base2 = off[3];
+        out.dc_base3 = off[4];
+    }
     gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
 }
 
