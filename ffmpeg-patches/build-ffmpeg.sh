@@ -160,11 +160,12 @@ configure_flags() {
     grep -q '^#define HAVE_OPENCL 1' "$builddir/config.h" && echo --enable-opencl
     echo --enable-ffnvcodec --enable-cuda --enable-nvdec --enable-cuvid
     echo --enable-decoder=mjpeg,mjpeg_gpujpeg,mjpeg_cuvid,rawvideo,wrapped_avframe
+    echo --enable-decoder=jpeg2000,jpeg2000_gpujpeg --enable-encoder=jpeg2000
     echo --enable-encoder=mjpeg,rawvideo,wrapped_avframe,ppm
     echo --enable-hwaccel=mjpeg_gpujpeg_cuda,mjpeg_gpujpeg_opencl,mjpeg_nvdec
-    echo --enable-parser=mjpeg
-    echo --enable-demuxer=avi,mjpeg,image2,rawvideo
-    echo --enable-muxer=avi,mjpeg,image2,rawvideo,framecrc,framemd5,null
+    echo --enable-parser=mjpeg,jpeg2000
+    echo --enable-demuxer=avi,mjpeg,image2,rawvideo,mov,mxf
+    echo --enable-muxer=avi,mjpeg,image2,rawvideo,framecrc,framemd5,null,mov,mxf
     echo --enable-protocol=file,pipe
     echo --enable-indev=lavfi
     echo --enable-filter=testsrc2,smptehdbars,scale,format,null,hwupload,hwdownload,hwupload_cuda,trim

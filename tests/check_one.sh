@@ -313,6 +313,15 @@ ffmpeg)
     name=ffmpeg/$(basename "$file" .avi)
     hwaccel=opencl
     [ "$device" = cuda ] && hwaccel=cuda
+    case $file in
+        */gpujpeg-j2k/*)
+            sh "$(dirname "$0")/ffmpeg/fate_truth_j2k.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$hwaccel" "$device" \
+                > "$tmp/truth.log" 2>&1
+            grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
+            grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
+            pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg/||' | tr '\n' ' ')equal the native jpeg2000 decoder"
+            ;;
+    esac
     sh "$(dirname "$0")/ffmpeg/fate_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$hwaccel" "$device" \
         "$tools/jpeg_raw_decode" > "$tmp/truth.log" 2>&1
     grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"

@@ -44,6 +44,9 @@ make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-director
 if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg/.stamp > /dev/null; then
     echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh)"
 fi
+if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg-j2k/.stamp > /dev/null; then
+    echo "FAIL fate: the JPEG 2000 FATE inputs could not be generated (tests/fate/gpujpeg_j2k_inputs.sh)"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -108,6 +111,10 @@ list_tests() {
         done
         for clip in "$ffbuild"/tests/data/gpujpeg/*.avi; do
             echo "ffmpeg $clip"
+        done
+        # the lossless JPEG 2000 inputs (fate_truth_j2k.sh)
+        for clip in ff_rgb_lossless.mov ff_gray12.mxf ff_yuv422.avi dci-%03d.j2k; do
+            echo "ffmpeg $ffbuild/tests/data/gpujpeg-j2k/$clip"
         done
     else
         echo "ffmpeg not-built"

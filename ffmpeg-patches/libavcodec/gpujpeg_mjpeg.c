@@ -95,7 +95,7 @@ static int gpujpeg_hwaccel_init(AVCodecContext *avctx)
     if ((ret = ff_decode_get_hw_frames_ctx(avctx, type)) < 0)
         return ret;
     frames = (AVHWFramesContext *)avctx->hw_frames_ctx->data;
-    if ((ret = ff_gpujpeg_open(avctx, &ctx->gj, frames->device_ref, NULL)) < 0)
+    if ((ret = ff_gpujpeg_open(avctx, &ctx->gj, AV_CODEC_ID_MJPEG, frames->device_ref, NULL)) < 0)
         return ret;
     av_log(avctx, AV_LOG_VERBOSE, "gpujpeg hwaccel: %s frames (%s) on %s\n",
            av_get_pix_fmt_name(frames->format), av_get_pix_fmt_name(frames->sw_format),

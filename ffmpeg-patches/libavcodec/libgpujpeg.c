@@ -1,6 +1,7 @@
 /*
- * libgpujpeg glue shared by the mjpeg_gpujpeg decoder and the mjpeg hwaccel:
- * log routing, devices from FFmpeg's hardware contexts, decoding into AVFrames.
+ * libgpujpeg glue shared by the mjpeg_gpujpeg and jpeg2000_gpujpeg decoders and
+ * the mjpeg hwaccel: log routing, devices from FFmpeg's hardware contexts,
+ * decoding into AVFrames.
  */
 
 #include "config.h"
@@ -66,6 +67,21 @@ enum AVPixelFormat ff_gpujpeg_hw_sw_format(enum AVPixelFormat native)
     }
 }
 
+int ff_gpujpeg_hw_can_hold(AVBufferRef *device_ref, enum AVPixelFormat sw_format)
+{
+    AVHWFramesConstraints *cst = av_hwdevice_get_hwframe_constraints(device_ref, NULL);
+    enum AVPixelFormat want = ff_gpujpeg_hw_sw_format(sw_format);
+    int ok;
+
+    if (!cst)
+        return 0;
+    ok = !cst->valid_sw_formats;       /* no list: any format */
+    for (int i = 0; cst->valid_sw_formats && cst->valid_sw_formats[i] != AV_PIX_FMT_NONE; i++)
+        ok |= cst->valid_sw_formats[i] == want;
+    av_hwframe_constraints_free(&cst);
+    return ok;
+}
+
 void ff_gpujpeg_frames_size(AVHWFramesContext *frames, int w, int h)
 {
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frames->sw_format);
@@ -118,8 +134,8 @@ static int wrap_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref
     return 0;
 }
 
-int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
-                    const char *spec)
+int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
+                    AVBufferRef *device_ref, const char *spec)
 {
     int ret;
 
@@ -131,8 +147,12 @@ int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
         av_log(logctx, AV_LOG_ERROR, "no libgpujpeg device '%s': %s\n", spec, gj_strerror(ret));
         return ret;
     }
-    if ((ret = gj_jpeg_decoder_create(&c->dec, c->dev)) < 0)
-        return ff_gpujpeg_error(logctx, ret, "cannot create the JPEG decoder");
+    if (codec == AV_CODEC_ID_JPEG2000)
+        ret = gj_j2k_decoder_create(&c->j2k, c->dev);
+    else
+        ret = gj_jpeg_decoder_create(&c->dec, c->dev);
+    if (ret < 0)
+        return ff_gpujpeg_error(logctx, ret, "cannot create the decoder");
     av_log(logctx, AV_LOG_VERBOSE, "libgpujpeg %s decoding on %s\n",
            gj_version(), gj_device_name(c->dev));
     return 0;
@@ -147,6 +167,7 @@ void ff_gpujpeg_close(GJDecodeContext *c)
     c->cl_staging = NULL;
     c->cl_staging_size = 0;
     gj_jpeg_decoder_free(&c->dec);
+    gj_j2k_decoder_free(&c->j2k);
     gj_device_free(&c->dev);
 #if CONFIG_OPENCL
     if (c->cl_own_queue)
@@ -154,6 +175,18 @@ void ff_gpujpeg_close(GJDecodeContext *c)
 #endif
     c->cl_queue = NULL;
     c->cl_own_queue = 0;
+}
+
+/* Decodes with whichever decoder is open; CUDA frames of a JPEG are queued on one
+ * of the decoder's lanes, joined to the device context's stream, which FFmpeg's
+ * readers of the frame use, so the next packets are parsed while this one decodes. */
+static int decode_picture(GJDecodeContext *c, const uint8_t *data, size_t size, gj_frame *out)
+{
+    if (c->j2k)
+        return gj_j2k_decode(c->j2k, data, size, out);
+    if (out->memory == GJ_MEMORY_CUDA)
+        return gj_jpeg_decode_async(c->dec, data, size, out);
+    return gj_jpeg_decode(c->dec, data, size, out);
 }
 
 #if CONFIG_OPENCL
@@ -195,7 +228,7 @@ static int decode_opencl(void *logctx, GJDecodeContext *c, const uint8_t *data,
         out->data[p] = c->cl_staging;
         out->offset[p] = plane_offset[p];
     }
-    if ((ret = gj_jpeg_decode(c->dec, data, size, out)) < 0)
+    if ((ret = decode_picture(c, data, size, out)) < 0)
         return ret;
     for (p = 0; p < d->nb_planes; p++) {
         size_t origin[3] = { 0, 0, 0 };
@@ -239,18 +272,14 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
         ret = decode_opencl(logctx, c, data, size, &out, frame);
     else
 #endif
-    /* CUDA frames: queued on one of the decoder's lanes, joined to the device
-     * context's stream, which FFmpeg's readers of the frame use; the next packets
-     * are parsed while this one decodes. */
-    if (out.memory == GJ_MEMORY_CUDA)
-        ret = gj_jpeg_decode_async(c->dec, data, size, &out);
-    else
-        ret = gj_jpeg_decode(c->dec, data, size, &out);
+        ret = decode_picture(c, data, size, &out);
     if (ret < 0) {
-        av_log(logctx, AV_LOG_ERROR, "JPEG decoding failed: %s\n", gj_strerror(ret));
+        av_log(logctx, AV_LOG_ERROR, "%s decoding failed: %s\n", c->j2k ? "JPEG 2000" : "JPEG",
+               gj_strerror(ret));
         return ret;
     }
-    frame->color_range = AVCOL_RANGE_JPEG;
+    if (!c->j2k)
+        frame->color_range = AVCOL_RANGE_JPEG;
     if (out.decode_error_flags)
         frame->decode_error_flags |= FF_DECODE_ERROR_CONCEALMENT_ACTIVE;
     return 0;

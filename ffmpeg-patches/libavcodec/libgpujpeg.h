@@ -1,7 +1,8 @@
 /*
- * What the libgpujpeg decoder (libgpujpegdec.c) and the mjpeg hwaccel
- * (gpujpeg_mjpeg.c) share: log routing, devices made from FFmpeg's hardware
- * contexts, and decoding one JPEG into an AVFrame wherever its planes live.
+ * What the libgpujpeg decoders (libgpujpegdec.c: JPEG and JPEG 2000) and the
+ * mjpeg hwaccel (gpujpeg_mjpeg.c) share: log routing, devices made from FFmpeg's
+ * hardware contexts, and decoding one picture into an AVFrame wherever its
+ * planes live.
  */
 #ifndef AVCODEC_LIBGPUJPEG_H
 #define AVCODEC_LIBGPUJPEG_H
@@ -17,7 +18,8 @@
 
 typedef struct GJDecodeContext {
     gj_device       *dev;
-    gj_jpeg_decoder *dec;
+    gj_jpeg_decoder *dec;             ///< JPEG, or
+    gj_j2k_decoder  *j2k;             ///< JPEG 2000
     /* OpenCL frames are images, the library writes buffers: a buffer with
      * tightly packed planes is decoded into, then copied into the images. */
     void            *cl_staging;      ///< cl_mem
@@ -33,18 +35,20 @@ void ff_gpujpeg_log_init(void);
 int ff_gpujpeg_error(void *logctx, int ret, const char *what);
 
 /**
- * Creates the decoder on the device of a CUDA or OpenCL AVHWDeviceContext
- * (wrapping its context and stream/queue), or, with device_ref NULL, on the
- * device that gj_device_create_from_string() makes of spec.
+ * Creates the decoder of codec (AV_CODEC_ID_MJPEG or AV_CODEC_ID_JPEG2000) on
+ * the device of a CUDA or OpenCL AVHWDeviceContext (wrapping its context and
+ * stream/queue), or, with device_ref NULL, on the device that
+ * gj_device_create_from_string() makes of spec.
  */
-int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
-                    const char *spec);
+int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
+                    AVBufferRef *device_ref, const char *spec);
 void ff_gpujpeg_close(GJDecodeContext *c);
 
 /**
- * Decodes one JPEG into frame (software, AV_PIX_FMT_CUDA or AV_PIX_FMT_OPENCL
- * planes already allocated in the picture's format). Sets the frame's colour
- * range and decode_error_flags (concealed corrupt data).
+ * Decodes one JPEG or JPEG 2000 picture into frame (software, AV_PIX_FMT_CUDA
+ * or AV_PIX_FMT_OPENCL planes already allocated in the picture's format). Sets
+ * the frame's colour range (JPEG) and decode_error_flags (concealed corrupt or
+ * truncated data).
  */
 int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
                             size_t size, AVFrame *frame);
@@ -52,6 +56,9 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
 /** The software format libgpujpeg writes for an AVFrame/hw frames pool:
  *  the yuvj formats as their yuv twins (hwcontexts know only those). */
 enum AVPixelFormat ff_gpujpeg_hw_sw_format(enum AVPixelFormat native);
+
+/** Whether frames of the hardware device can hold pictures of sw_format. */
+int ff_gpujpeg_hw_can_hold(AVBufferRef *device_ref, enum AVPixelFormat sw_format);
 
 /** Sets a frames pool's size for w x h pictures of its sw_format. */
 void ff_gpujpeg_frames_size(AVHWFramesContext *frames, int w, int h);

@@ -1,12 +1,16 @@
 /*
- * mjpeg_gpujpeg: Motion JPEG decoder on libgpujpeg (CUDA or OpenCL).
+ * mjpeg_gpujpeg and jpeg2000_gpujpeg: Motion JPEG and JPEG 2000 decoders on
+ * libgpujpeg (CUDA or OpenCL).
  *
- * Software output in the planar format the native mjpeg decoder reports
- * (yuvj420p, yuvj422p, gray, gbrp ...), or CUDA / OpenCL hardware frames
- * decoded in place when the caller sets a hardware device or frames context.
+ * Software output in the format the native decoder reports (mjpeg: yuvj420p,
+ * yuvj422p, gray, gbrp ...; jpeg2000: rgb24, rgb48le, yuv420p, gray16le, xyz12le
+ * for digital cinema ...), or CUDA / OpenCL hardware frames decoded in place
+ * when the caller sets a hardware device or frames context and the device's
+ * frames can hold the format.
  */
 
 #include "config.h"
+#include "config_components.h"
 
 #include <gpujpeg/av.h>
 
@@ -90,8 +94,15 @@ static int negotiate(AVCodecContext *avctx, int width, int height, enum AVPixelF
     AVBufferRef *device = NULL;
     int ret, on_hw;
 
-    if ((ret = ff_set_dimensions(avctx, width, height)) < 0)
+    /* the full size: FFmpeg divides it by lowres (a reduced JPEG 2000 decode) */
+    if ((ret = ff_set_dimensions(avctx, width << avctx->lowres, height << avctx->lowres)) < 0)
         return ret;
+    if (hw != AV_PIX_FMT_NONE && !ff_gpujpeg_hw_can_hold(avctx->hw_frames_ctx ?
+            ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->device_ref : avctx->hw_device_ctx, sw)) {
+        av_log(avctx, AV_LOG_VERBOSE, "%s frames cannot hold %s pictures: software frames\n",
+               av_get_pix_fmt_name(hw), av_get_pix_fmt_name(sw));
+        hw = AV_PIX_FMT_NONE;
+    }
     if (hw != AV_PIX_FMT_NONE)
         *f++ = hw;
     *f++ = sw;
@@ -116,14 +127,14 @@ static int negotiate(AVCodecContext *avctx, int width, int height, enum AVPixelF
         return 0;
     ff_gpujpeg_close(&ctx->gj);
     ctx->gj_on_hw = on_hw;
-    return ff_gpujpeg_open(avctx, &ctx->gj, device, ctx->device);
+    return ff_gpujpeg_open(avctx, &ctx->gj, avctx->codec_id, device, ctx->device);
 }
 
-static int gpujpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame,
-                          AVPacket *pkt)
+/* The JPEG's size and the format it decodes to (output_format, or its planar one). */
+static int probe_jpeg(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
+                      enum AVPixelFormat *sw)
 {
     GJDecoderContext *ctx = avctx->priv_data;
-    enum AVPixelFormat sw = ctx->output_format;
     gj_jpeg_info info;
     int ret;
 
@@ -131,17 +142,66 @@ static int gpujpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame,
         av_log(avctx, AV_LOG_ERROR, "invalid or unsupported JPEG (%s)\n", gj_strerror(ret));
         return ret;
     }
-    if (sw == AV_PIX_FMT_NONE) {
-        sw = gj_av_pixel_format(info.native_format);
+    *w  = info.width;
+    *h  = info.height;
+    *sw = ctx->output_format;
+    if (*sw == AV_PIX_FMT_NONE) {
+        *sw = gj_av_pixel_format(info.native_format);
         /* CMYK/YCCK and samplings without a planar layout: like djpeg, RGB */
-        if (sw == AV_PIX_FMT_NONE)
-            sw = AV_PIX_FMT_RGB24;
+        if (*sw == AV_PIX_FMT_NONE)
+            *sw = AV_PIX_FMT_RGB24;
     }
-    if (!ctx->gj.dec || info.width != ctx->width || info.height != ctx->height ||
-        sw != ctx->sw_format) {
-        if ((ret = negotiate(avctx, info.width, info.height, sw)) < 0)
+    return 0;
+}
+
+/*
+ * The JPEG 2000 picture's size at avctx->lowres and its format as the native
+ * jpeg2000 decoder reports it: plain (not full-range) YUV, and XYZ for the
+ * digital cinema profiles (12-bit X'Y'Z' samples, as RGB48's layout holds them).
+ */
+static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
+                     enum AVPixelFormat *sw)
+{
+    gj_j2k_info info;
+    int ret;
+
+    if ((ret = gj_j2k_read_info(pkt->data, pkt->size, &info)) < 0) {
+        av_log(avctx, AV_LOG_ERROR, "invalid or unsupported JPEG 2000 (%s)\n", gj_strerror(ret));
+        return ret;
+    }
+    if ((ret = gj_j2k_output_size(&info, avctx->lowres, w, h)) < 0) {
+        av_log(avctx, AV_LOG_ERROR, "lowres %d leaves no picture of %dx%d\n",
+               avctx->lowres, info.width, info.height);
+        return ret;
+    }
+    *sw = ff_gpujpeg_hw_sw_format(gj_av_pixel_format(info.native_format));
+    if (*sw == AV_PIX_FMT_NONE) {
+        av_log(avctx, AV_LOG_ERROR, "unsupported JPEG 2000 picture: %d components\n",
+               info.num_components);
+        return AVERROR_PATCHWELCOME;
+    }
+    if (*sw == AV_PIX_FMT_RGB48LE &&
+        (info.profile == AV_PROFILE_JPEG2000_DCINEMA_2K || info.profile == AV_PROFILE_JPEG2000_DCINEMA_4K))
+        *sw = AV_PIX_FMT_XYZ12LE;
+    avctx->profile = info.profile;
+    return 0;
+}
+
+static int gpujpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame,
+                          AVPacket *pkt)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+    enum AVPixelFormat sw;
+    int ret, w, h, j2k = avctx->codec_id == AV_CODEC_ID_JPEG2000;
+
+    if ((ret = j2k ? probe_j2k(avctx, pkt, &w, &h, &sw) : probe_jpeg(avctx, pkt, &w, &h, &sw)) < 0)
+        return ret;
+    if ((!ctx->gj.dec && !ctx->gj.j2k) || w != ctx->width || h != ctx->height || sw != ctx->sw_format) {
+        if ((ret = negotiate(avctx, w, h, sw)) < 0)
             return ret;
     }
+    if (j2k && (ret = gj_j2k_decoder_set_reduce(ctx->gj.j2k, avctx->lowres)) < 0)
+        return ff_gpujpeg_error(avctx, ret, "lowres");
     if ((ret = ff_get_buffer(avctx, frame, 0)) < 0)
         return ret;
     if ((ret = ff_gpujpeg_decode_frame(avctx, &ctx->gj, pkt->data, pkt->size, frame)) < 0)
@@ -162,6 +222,8 @@ static av_cold int gpujpeg_init(AVCodecContext *avctx)
 
     ff_gpujpeg_log_init();
     ctx->sw_format = AV_PIX_FMT_NONE;
+    if (avctx->codec_id == AV_CODEC_ID_JPEG2000)
+        return 0;       /* the native format only */
     for (i = 0; i < FF_ARRAY_ELEMS(outputs); i++)
         if (ctx->output_format == outputs[i])
             return 0;
@@ -181,20 +243,34 @@ static av_cold int gpujpeg_close(AVCodecContext *avctx)
 
 #define OFFSET(x) offsetof(GJDecoderContext, x)
 #define VD AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_DECODING_PARAM
-static const AVOption options[] = {
-    { "gpu_device",    "device for software output: auto, cuda[:N], opencl[:N], opencl-gpu[:N], "
-                       "opencl-cpu (hardware output uses the hw device context's)",
-                       OFFSET(device),        AV_OPT_TYPE_STRING,    { .str = "auto" }, 0, 0, VD },
+#define DEVICE_OPTION                                                                        \
+    { "gpu_device",    "device for software output: auto, cuda[:N], opencl[:N], opencl-gpu[:N], " \
+                       "opencl-cpu (hardware output uses the hw device context's)",           \
+                       OFFSET(device),        AV_OPT_TYPE_STRING,    { .str = "auto" }, 0, 0, VD }
+static const AVOption mjpeg_options[] = {
+    DEVICE_OPTION,
     { "output_format", "decode to rgb24, rgba, bgra or gray instead of the JPEG's planar format "
                        "(colour conversion and upsampling as djpeg does)",
                        OFFSET(output_format), AV_OPT_TYPE_PIXEL_FMT, { .i64 = AV_PIX_FMT_NONE }, -1, INT_MAX, VD },
     { NULL },
 };
 
-static const AVClass gpujpeg_class = {
+static const AVOption j2k_options[] = {
+    DEVICE_OPTION,
+    { NULL },
+};
+
+static const AVClass mjpeg_class = {
     .class_name = "mjpeg_gpujpeg",
     .item_name  = av_default_item_name,
-    .option     = options,
+    .option     = mjpeg_options,
+    .version    = LIBAVUTIL_VERSION_INT,
+};
+
+static const AVClass j2k_class = {
+    .class_name = "jpeg2000_gpujpeg",
+    .item_name  = av_default_item_name,
+    .option     = j2k_options,
     .version    = LIBAVUTIL_VERSION_INT,
 };
 
@@ -221,13 +297,14 @@ static const AVCodecHWConfigInternal *const gpujpeg_hw_configs[] = {
     NULL
 };
 
+#if CONFIG_MJPEG_GPUJPEG_DECODER
 const FFCodec ff_mjpeg_gpujpeg_decoder = {
     .p.name         = "mjpeg_gpujpeg",
     CODEC_LONG_NAME("MJPEG (libgpujpeg, CUDA/OpenCL)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_MJPEG,
     .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_HARDWARE,
-    .p.priv_class   = &gpujpeg_class,
+    .p.priv_class   = &mjpeg_class,
     .p.wrapper_name = "libgpujpeg",
     .priv_data_size = sizeof(GJDecoderContext),
     .init           = gpujpeg_init,
@@ -236,3 +313,23 @@ const FFCodec ff_mjpeg_gpujpeg_decoder = {
     .hw_configs     = gpujpeg_hw_configs,
     .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
 };
+#endif
+
+#if CONFIG_JPEG2000_GPUJPEG_DECODER
+const FFCodec ff_jpeg2000_gpujpeg_decoder = {
+    .p.name         = "jpeg2000_gpujpeg",
+    CODEC_LONG_NAME("JPEG 2000 (libgpujpeg, CUDA/OpenCL)"),
+    .p.type         = AVMEDIA_TYPE_VIDEO,
+    .p.id           = AV_CODEC_ID_JPEG2000,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_HARDWARE,
+    .p.priv_class   = &j2k_class,
+    .p.wrapper_name = "libgpujpeg",
+    .p.max_lowres   = 31,
+    .priv_data_size = sizeof(GJDecoderContext),
+    .init           = gpujpeg_init,
+    .close          = gpujpeg_close,
+    FF_CODEC_DECODE_CB(gpujpeg_decode),
+    .hw_configs     = gpujpeg_hw_configs,
+    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
+};
+#endif

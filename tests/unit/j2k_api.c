@@ -73,6 +73,13 @@ static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
     ret = gj_j2k_decode(other, data, size, &small);
     CHECK(ret == 0 && small.width == (host.width + 1) / 2 && small.height == (host.height + 1) / 2,
           "%s: reduce 1 gives %dx%d of %dx%d (%d)", path, small.width, small.height, host.width, host.height, ret);
+    {
+        int w0 = 0, h0 = 0, w1 = 0, h1 = 0;
+        CHECK(gj_j2k_output_size(&info, 0, &w0, &h0) == 0 && w0 == host.width && h0 == host.height &&
+              gj_j2k_output_size(&info, 1, &w1, &h1) == 0 && w1 == small.width && h1 == small.height,
+              "%s: output_size %dx%d, %dx%d at reduce 1", path, w0, h0, w1, h1);
+        CHECK(gj_j2k_output_size(&info, -1, &w0, &h0) == GJ_ERROR_INVAL, "%s: output_size at reduce -1", path);
+    }
     ret = gj_j2k_decode(dec, data, size, &small);
     CHECK(ret == GJ_ERROR_INVAL, "%s: a frame of the wrong size: %d", path, ret);
     gj_j2k_decoder_free(&other);

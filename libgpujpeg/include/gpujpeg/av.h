@@ -57,6 +57,8 @@ static inline enum gj_pixel_format gj_from_av_pixel_format(enum AVPixelFormat f)
     case AV_PIX_FMT_GBRP:     return GJ_PIX_FMT_GBRP;
     case AV_PIX_FMT_GRAY16LE: return GJ_PIX_FMT_GRAY16;
     case AV_PIX_FMT_RGB48LE:  return GJ_PIX_FMT_RGB48;
+    /* 12-bit X'Y'Z' in the top bits of 16: RGB48's layout (JPEG 2000 digital cinema) */
+    case AV_PIX_FMT_XYZ12LE:  return GJ_PIX_FMT_RGB48;
     default:                  return GJ_PIX_FMT_NONE;
     }
 }

@@ -33,6 +33,8 @@ extern "C" {
 typedef struct gj_j2k_info {
     int width;                  /* of the image area (Xsiz - XOsiz) at full resolution */
     int height;
+    int x0, y0;                 /* the image area's origin on the reference grid (XOsiz, YOsiz) */
+    int profile;                /* Rsiz: 0 (Part 1 only), 1, 2 (profiles 0, 1), 3, 4 (DCI 2K, 4K) ... */
     int num_components;
     int precision[GJ_J2K_MAX_INFO_COMPONENTS];    /* bits, of the first four components */
     int is_signed[GJ_J2K_MAX_INFO_COMPONENTS];
@@ -53,6 +55,13 @@ typedef struct gj_j2k_info {
  * Returns GJ_ERROR_UNSUPPORTED (message logged) for HTJ2K and Part-2 features.
  */
 GJ_API int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info);
+
+/*
+ * The size of the picture gj_j2k_decode() makes at 1/2^reduce of the full size (that
+ * of the first component, as OpenJPEG reports it). Returns GJ_ERROR_INVAL when the
+ * reduced picture is empty.
+ */
+GJ_API int gj_j2k_output_size(const gj_j2k_info *info, int reduce, int *width, int *height);
 
 typedef struct gj_j2k_decoder gj_j2k_decoder;
 

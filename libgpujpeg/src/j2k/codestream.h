@@ -156,6 +156,13 @@ static inline uint32_t j2k_ceil_shift(uint64_t a, int e)
     return (uint32_t)((a + (((uint64_t)1 << e) - 1)) >> e);
 }
 
+/* The extent of a component subsampled by d over a0..a1 of the reference grid, at
+ * 1/2^reduce of the full size (B-12 and B-14). */
+static inline uint32_t j2k_reduced_extent(uint32_t a0, uint32_t a1, int d, int reduce)
+{
+    return j2k_ceil_div(a1, (uint64_t)d << reduce) - j2k_ceil_div(a0, (uint64_t)d << reduce);
+}
+
 /* Appends bytes to a growable run. */
 int j2k_bytes_append(j2k_bytes *b, const uint8_t *data, size_t size);
 void j2k_bytes_free(j2k_bytes *b);

@@ -260,6 +260,9 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     }
     info->width = (int)(s.x1 - s.x0);
     info->height = (int)(s.y1 - s.y0);
+    info->x0 = (int)s.x0;
+    info->y0 = (int)s.y0;
+    info->profile = s.capabilities;
     info->num_components = s.nb_comps;
     for (int c = 0; c < s.nb_comps && c < GJ_J2K_MAX_INFO_COMPONENTS; c++) {
         info->precision[c] = s.comps[c].precision;
@@ -278,4 +281,17 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     j2k_stream_free(&s);
     j2k_jp2_free(&boxes);
     return 0;
+}
+
+int gj_j2k_output_size(const gj_j2k_info *info, int reduce, int *width, int *height)
+{
+    uint32_t x0, y0;
+
+    if (!info || !width || !height || reduce < 0 || reduce > 32 || info->dx[0] < 1 || info->dy[0] < 1)
+        return GJ_ERROR_INVAL;
+    x0 = (uint32_t)info->x0;
+    y0 = (uint32_t)info->y0;
+    *width = (int)j2k_reduced_extent(x0, x0 + (uint32_t)info->width, info->dx[0], reduce);
+    *height = (int)j2k_reduced_extent(y0, y0 + (uint32_t)info->height, info->dy[0], reduce);
+    return *width > 0 && *height > 0 ? 0 : GJ_ERROR_INVAL;
 }

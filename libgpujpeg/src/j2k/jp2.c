@@ -49,6 +49,12 @@ static int next_box(const uint8_t *data, size_t size, size_t *pos, box *b)
     } else if (len == 0) {
         len = size - *pos;      /* the last box runs to the end of the file */
     }
+    /* A codestream box cut short is a truncated codestream: OpenJPEG decodes what is there. */
+    if (*type == BOX('j', 'p', '2', 'c') && len > size - *pos && size - *pos >= header) {
+        gj_log(GJ_LOG_WARNING, "JP2: the codestream box is cut short (%llu bytes declared, %zu left)",
+               (unsigned long long)len, size - *pos);
+        len = size - *pos;
+    }
     if (len < header || len > size - *pos)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: box '%c%c%c%c' has length %llu (%zu bytes left)",
                        (char)(*type >> 24), (char)(*type >> 16), (char)(*type >> 8), (char)*type,

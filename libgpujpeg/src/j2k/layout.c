@@ -229,8 +229,8 @@ static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
         uint64_t threads = 0;
 
         l->plane_first[c] = (uint32_t)l->nb_plane_jobs;
-        l->plane_w[c] = (int)(component_origin(s->x1, comp->dx, reduce) - ox);
-        l->plane_h[c] = (int)(component_origin(s->y1, comp->dy, reduce) - oy);
+        l->plane_w[c] = (int)j2k_reduced_extent(s->x0, s->x1, comp->dx, reduce);
+        l->plane_h[c] = (int)j2k_reduced_extent(s->y0, s->y1, comp->dy, reduce);
         for (int t = 0; t < nb_tiles; t++) {
             const j2k_tile_component *tc = &tiles[t].comps[c];
             const j2k_resolution *top = &tc->res[tc->nb_res - 1 - reduce];
@@ -305,8 +305,8 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
     if (ret >= 0) {
         const j2k_component *c0 = &s->comps[0];
 
-        l->out_width = (int)(component_origin(s->x1, c0->dx, reduce) - component_origin(s->x0, c0->dx, reduce));
-        l->out_height = (int)(component_origin(s->y1, c0->dy, reduce) - component_origin(s->y0, c0->dy, reduce));
+        l->out_width = (int)j2k_reduced_extent(s->x0, s->x1, c0->dx, reduce);
+        l->out_height = (int)j2k_reduced_extent(s->y0, s->y1, c0->dy, reduce);
         ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, reduce) : add_out_tiles(l, s, tiles, offsets, reduce);
     }
     free(offsets);

@@ -1,0 +1,39 @@
+# libgpujpeg's JPEG 2000 decoder, jpeg2000_gpujpeg: software frames (j2k-*),
+# hardware frames downloaded by hwdownload (j2k-hw-*), reduced resolution
+# (j2k-lowres) and digital cinema X'Y'Z' (j2k-dci). The inputs are generated
+# (gpujpeg_j2k_inputs.sh: FFmpeg's jpeg2000 encoder and opj_compress); lossless
+# references equal the native jpeg2000 decoder's, and libgpujpeg's own tests
+# hold the decoder to opj_decompress. Included by gpujpeg.mak; the device and
+# hwaccel variables are its.
+GPUJPEG_J2K_DATA ?= tests/data/gpujpeg-j2k
+GPUJPEG_J2K_INPUTS = $(if $(filter /%,$(GPUJPEG_J2K_DATA)),,$(TARGET_PATH)/)$(GPUJPEG_J2K_DATA)
+
+$(GPUJPEG_J2K_DATA)/.stamp: | ffmpeg$(PROGSSUF)$(EXESUF)
+	$(M)sh $(SRC_PATH)/tests/fate/gpujpeg_j2k_inputs.sh $(TARGET_PATH)/ffmpeg$(PROGSSUF)$(EXESUF) $(GPUJPEG_J2K_DATA) && touch $@
+
+# NAME INPUT: software frames on the best device
+define GPUJPEG_J2K_TEST
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-$(1)
+fate-gpujpeg-j2k-$(1): CMD = framecrc -c:v jpeg2000_gpujpeg -gpu_device $$(GPUJPEG_DEVICE) -i $$(GPUJPEG_J2K_INPUTS)/$(2)
+endef
+
+$(eval $(call GPUJPEG_J2K_TEST,ff_rgb_lossless,ff_rgb_lossless.mov))
+$(eval $(call GPUJPEG_J2K_TEST,ff_yuv420,ff_yuv420.avi))
+$(eval $(call GPUJPEG_J2K_TEST,ff_gray12,ff_gray12.mxf))
+$(eval $(call GPUJPEG_J2K_TEST,ff_yuv422,ff_yuv422.avi))
+$(eval $(call GPUJPEG_J2K_TEST,opj_tiles,opj_tiles-%03d.j2k))
+$(eval $(call GPUJPEG_J2K_TEST,opj_jp2,opj_jp2-%03d.jp2))
+$(eval $(call GPUJPEG_J2K_TEST,opj_layers,opj_layers-%03d.j2k))
+$(eval $(call GPUJPEG_J2K_TEST,dci,dci-%03d.j2k))
+$(eval $(call GPUJPEG_J2K_TEST,damaged,dmg-%03d.j2k))
+
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-lowres
+fate-gpujpeg-j2k-lowres: CMD = framecrc -lowres 1 -c:v jpeg2000_gpujpeg -gpu_device $(GPUJPEG_DEVICE) -i $(GPUJPEG_J2K_INPUTS)/ff_rgb_lossless.mov
+
+# hardware frames where the device's frames hold the format (planar YUV)
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-hw-ff_yuv420
+fate-gpujpeg-j2k-hw-ff_yuv420: HWACCEL = $(GPUJPEG_HWACCEL)
+fate-gpujpeg-j2k-hw-ff_yuv420: CMD = framecrc -hwaccel_output_format $(GPUJPEG_HWACCEL) -c:v jpeg2000_gpujpeg -i $(GPUJPEG_J2K_INPUTS)/ff_yuv420.avi -vf hwdownload,format=yuv420p
+
+FATE_GPUJPEG-$(CONFIG_JPEG2000_GPUJPEG_DECODER) += $(FATE_GPUJPEG_J2K)
+$(FATE_GPUJPEG_J2K): $(GPUJPEG_J2K_DATA)/.stamp

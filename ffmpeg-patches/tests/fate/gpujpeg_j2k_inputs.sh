@@ -1,0 +1,59 @@
+#!/bin/sh
+# Generates the inputs of tests/fate/gpujpeg_j2k.mak (nothing binary is committed):
+# JPEG 2000 clips of lavfi testsrc2 pictures from FFmpeg's jpeg2000 encoder in
+# MOV, AVI and MXF, codestreams and JP2 files from OpenJPEG's opj_compress
+# (libopenjp2-tools: tiles, precincts, progression orders, layers), a digital
+# cinema one (Rsiz 3: X'Y'Z') and a sequence with a truncated codestream.
+#
+#   gpujpeg_j2k_inputs.sh FFMPEG OUTDIR
+set -eu
+ffmpeg=$1 out=$2
+tmp=$out/tmp
+rm -rf "$out" && mkdir -p "$tmp"
+command -v opj_compress > /dev/null || { echo "$0: opj_compress not found (apt-get install libopenjp2-tools)" >&2; exit 1; }
+ff() { "$ffmpeg" -nostdin -hide_banner -loglevel error -y "$@"; }
+# NAME.EXT SIZE PIX_FMT FRAMES ENCODER_OPTIONS...: FFmpeg's jpeg2000 encoder
+ffj2k() {
+    file=$1 size=$2 fmt=$3 frames=$4
+    shift 4
+    ff -f lavfi -i "testsrc2=size=$size:rate=25" -frames:v "$frames" -sws_flags +accurate_rnd+bitexact \
+        -pix_fmt "$fmt" -c:v jpeg2000 "$@" "$out/$file"
+}
+# NAME SIZE FRAMES EXT opj_compress OPTIONS...: frames NAME-001.EXT ... by OpenJPEG
+opj_clip() {
+    name=$1 size=$2 frames=$3 ext=$4
+    shift 4
+    ff -f lavfi -i "testsrc2=size=$size:rate=25" -frames:v "$frames" -sws_flags +accurate_rnd+bitexact \
+        -c:v ppm -f image2 "$tmp/$name-%03d.ppm"
+    for p in "$tmp/$name"-*.ppm; do
+        f=$(basename "${p%.ppm}")
+        opj_compress -i "$p" -o "$out/$f.$ext" "$@" > /dev/null
+    done
+}
+
+ffj2k ff_rgb_lossless.mov 176x144 rgb24     3 -pred 1
+ffj2k ff_yuv420.avi       97x61   yuv420p   3
+ffj2k ff_gray12.mxf       64x48   gray12le  2 -pred 1
+ffj2k ff_yuv422.avi       66x38   yuv422p   2 -pred 1
+
+opj_clip opj_tiles   200x120 2 j2k -t 64,64 -I -r 20,10 -p RPCL -c [64,64],[32,32]
+opj_clip opj_jp2     99x75   2 jp2 -n 4 -b 16,16 -p CPRL -SOP -EPH
+opj_clip opj_layers  128x96  2 j2k -r 40,20,10 -M 1 -p LRCP
+
+# Digital cinema: 12-bit RGB becomes X'Y'Z' once SIZ says Rsiz 3 (2K profile).
+ffj2k "dci-%03d.j2k" 96x64 gbrp12le 2 -pred 1 -format j2k -f image2
+for f in "$out"/dci-*.j2k; do
+    # SOC, SIZ marker, Lsiz: Rsiz is bytes 6-7
+    printf '\000\003' | dd of="$f" bs=1 seek=6 conv=notrunc 2> /dev/null
+done
+
+# Damaged: frame 2 cut at 40% (decoded as far as it goes), frame 3 not JPEG 2000
+# (an error for that frame), frame 4 a JP2 file cut at 60% (its codestream box
+# too), frames 1 and 5 intact.
+ffj2k "dmg-%03d.j2k" 80x60 rgb24 5 -format j2k -f image2
+ffj2k "tmp/dmg-%03d.jp2" 80x60 rgb24 5 -f image2
+cut() { size=$(wc -c < "$1"); head -c $((size * $2 / 10)) "$1" > "$tmp/cut" && mv "$tmp/cut" "$3"; }
+cut "$out/dmg-002.j2k" 4 "$out/dmg-002.j2k"
+printf '\377\117\377\121\000\002' > "$out/dmg-003.j2k"   # SOC, then a SIZ of no content
+cut "$tmp/dmg-004.jp2" 6 "$out/dmg-004.j2k"
+rm -rf "$tmp"

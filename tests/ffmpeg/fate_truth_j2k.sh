@@ -1,0 +1,40 @@
+#!/bin/sh
+# Checks that the references of tests/fate/gpujpeg_j2k.mak are true for the
+# lossless inputs: jpeg2000_gpujpeg's output equals FFmpeg's native jpeg2000
+# decoder's byte for byte (a lossless decode has one right answer), in the
+# same pixel format, on software frames and, for planar YUV, hardware frames.
+# Prints PASS/FAIL ffmpeg/PATH-CLIP lines like fate_truth.sh.
+#
+#   fate_truth_j2k.sh FFMPEG CLIP HWACCEL(opencl|cuda) GPU_DEVICE
+set -u
+ffmpeg=$1 clip=$2 hwaccel=$3 device=$4
+name=j2k-$(basename "$clip" | sed 's/[-.].*//')
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gj-truth.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+ff() { timeout 300 "$ffmpeg" -nostdin -hide_banner -loglevel error -y "$@"; }
+
+if ! ff -c:v jpeg2000 -i "$clip" -f rawvideo "$tmp/expected.raw" 2> "$tmp/native.log"; then
+    echo "FAIL ffmpeg/truth-$name: the native decoder failed: $(tail -n 1 "$tmp/native.log")"
+    exit 0
+fi
+# the native decoder's pixel format, as ffmpeg prints the input stream
+fmt=$("$ffmpeg" -hide_banner -c:v jpeg2000 -i "$clip" 2>&1 | sed -n 's/.*Video: jpeg2000[^,]*, \([a-z0-9]*\).*/\1/p' | head -n 1)
+
+# check PATH FFMPEG_ARGS...: the raw output of one decoder path
+check() {
+    path=$1
+    shift
+    if ! ff "$@" -f rawvideo -pix_fmt "$fmt" "$tmp/$path.raw" 2> "$tmp/$path.log"; then
+        echo "FAIL ffmpeg/$path-$name: ffmpeg failed: $(tail -n 1 "$tmp/$path.log")"
+    elif cmp -s "$tmp/$path.raw" "$tmp/expected.raw"; then
+        echo "PASS ffmpeg/$path-$name ($(wc -c < "$tmp/expected.raw") bytes of $fmt equal the native decoder's)"
+    else
+        echo "FAIL ffmpeg/$path-$name: differs from the native decoder: $(cmp "$tmp/$path.raw" "$tmp/expected.raw" 2>&1 | head -n 1)"
+    fi
+}
+
+check dec -c:v jpeg2000_gpujpeg -gpu_device "$device" -i "$clip"
+case $fmt in
+    yuv4*) check hw -hwaccel "$hwaccel" -hwaccel_output_format "$hwaccel" -c:v jpeg2000_gpujpeg -i "$clip" \
+               -vf "hwdownload,format=$fmt" ;;
+esac
