@@ -17,6 +17,8 @@
 #                planar with no synchronisation round after the first pass
 #                (GJ_SYNC_ROUNDS=0), plain or slot-hypothesis guesses: the walk of
 #                gj_huff_sync_finish does all the rest; same planes as planar
+#   direct       planar with every restart interval decoded by one thread
+#                (GJ_DIRECT=1, what restart-rich files get); same planes as planar
 #   unsupported  fails with a message saying "unsupported"
 #   invalid      fails with a message
 #   bad          fails with a message or decodes; never crashes or hangs
@@ -147,10 +149,14 @@ gray)
     same "$tmp/ours.pgm" "$tmp/ref.pgm"
     pass
     ;;
-sync-plain | sync-hyp)
+sync-plain | sync-hyp | direct)
     set -- $(info)
     "$tools/jpeg_raw_decode" "$file" "$tmp/ref.yuv"
-    GJ_SYNC_ROUNDS=0 GJ_SYNC=${kind#sync-} decode planar "$tmp/ours.yuv"
+    if [ "$kind" = direct ]; then
+        GJ_DIRECT=1 decode planar "$tmp/ours.yuv"
+    else
+        GJ_SYNC_ROUNDS=0 GJ_SYNC=${kind#sync-} decode planar "$tmp/ours.yuv"
+    fi
     check_decoded
     same "$tmp/ours.yuv" "$tmp/ref.yuv" --planes "$2"
     pass "$1"

@@ -99,6 +99,11 @@ list_tests() {
         case $base in
             photo_420_q90 | photo_422_q75 | photo_444_q90 | photo_420_q75) echo "sync-plain $f"; echo "sync-hyp $f" ;;
         esac
+        # Restart intervals, one thread each
+        case $base in
+            photo_420_q75_rst7B | photo_440_q90_rst1B | photo_411_q90_rst100B | photo_420_q85_rst5B_637x397 | \
+            photo_420_q90_rst1row | gray_q90_rst1row) echo "direct $f" ;;
+        esac
         case $base in
             photo_420_q75 | photo_422_q90 | photo_444_q90 | photo_411_q75 | photo_440_q75 | \
             size_1x1_gray | size_15x15_420) echo "y4m $f" ;;
