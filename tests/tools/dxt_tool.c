@@ -101,7 +101,7 @@ static void run_encode_kernel(const gj_dxt_params *p, const gj_u8 *planes[3], gj
 
     for (gj_u64 id = 0; id < n; id++) {
         gj_global_id() = id;
-        gj_dxt_encode_block(p, planes[0], planes[1], planes[2], blocks, quality);
+        gj_dxt_encode_block(p, planes[0], planes[1], planes[2], blocks, p->format, quality);
     }
 }
 

@@ -22,8 +22,12 @@ struct gj_dxt_encoder {
     gj_u16 flat_pairs[2][256];  /* the kernels' table for flat blocks, made once */
 };
 
-static const char *const kernels[GJ_DXT_QUALITY_NB] = {
-    "gj_dxt_encode_fast", "gj_dxt_encode_balanced", "gj_dxt_encode_high",
+/* One kernel per format and quality (kernels/dxt_encode.h). */
+static const char *const kernels[GJ_DXT_FORMAT_NB][GJ_DXT_QUALITY_NB] = {
+    { "gj_dxt_encode_bc1_fast", "gj_dxt_encode_bc1_balanced", "gj_dxt_encode_bc1_high" },
+    { "gj_dxt_encode_bc3_fast", "gj_dxt_encode_bc3_balanced", "gj_dxt_encode_bc3_high" },
+    { "gj_dxt_encode_ycocg_fast", "gj_dxt_encode_ycocg_balanced", "gj_dxt_encode_ycocg_high" },
+    { "gj_dxt_encode_bc4_fast", "gj_dxt_encode_bc4_balanced", "gj_dxt_encode_bc4_high" },
 };
 
 int gj_dxt_encoder_create(gj_dxt_encoder **out, gj_device *dev)
@@ -273,7 +277,7 @@ int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format fo
         return ret;
     args[0] = GJ_ARG_BUF(&enc->params_buf);
     args[4] = GJ_ARG_BUF(&dst);
-    if ((ret = gj_dxt_launch(dev, kernels[quality], p, args, 5)) < 0)
+    if ((ret = gj_dxt_launch(dev, kernels[format][quality], p, args, 5)) < 0)
         return ret;
     if (out->memory != GJ_MEMORY_HOST)
         return 0;   /* queued on the device's stream: later work there sees the blocks */

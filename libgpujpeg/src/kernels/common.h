@@ -111,4 +111,15 @@ static inline gj_u64 *gj_host_global_id(void)
 #define GJ_UNROLL
 #endif
 
+/* Byte i of the result is byte (sel >> 4 i) & 3 of x: one instruction on CUDA. */
+#if defined(__CUDACC__)
+#define gj_byte_perm(x, sel) __byte_perm((x), 0u, (sel))
+#else
+GJ_FUNC gj_u32 gj_byte_perm(gj_u32 x, gj_u32 sel)
+{
+    return (x >> (8 * (sel & 3u)) & 255u) | (x >> (8 * (sel >> 4 & 3u)) & 255u) << 8 |
+           (x >> (8 * (sel >> 8 & 3u)) & 255u) << 16 | (x >> (8 * (sel >> 12 & 3u)) & 255u) << 24;
+}
+#endif
+
 #endif /* GJ_KERNELS_COMMON_H */

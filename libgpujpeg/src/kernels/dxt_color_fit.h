@@ -24,10 +24,27 @@
 #include "common.h"
 #include "dxt_palette.h"
 
-/* The block's pixels by channel: c[channel][pixel], raster order. */
+/*
+ * The block's pixels by channel: c[channel][pixel], raster order; norm: the
+ * sum of |x|^2 over its pixels (gj_dxt_rgb_norm), which every measurement of
+ * endpoints needs and which does not depend on them.
+ */
 typedef struct gj_dxt_rgb_block {
     gj_i32 c[3][16];
+    gj_i32 norm;
 } gj_dxt_rgb_block;
+
+/* Sets blk->norm once the pixels are in: < 16 * 3 * 255^2, no overflow. */
+GJ_FUNC void gj_dxt_rgb_norm(gj_dxt_rgb_block *blk)
+{
+    gj_i32 n = 0;
+    int p;
+
+    GJ_UNROLL
+    for (p = 0; p < 16; p++)
+        n += blk->c[0][p] * blk->c[0][p] + blk->c[1][p] * blk->c[1][p] + blk->c[2][p] * blk->c[2][p];
+    blk->norm = n;
+}
 
 /* The best colour block so far: endpoint word, index word, squared error. */
 typedef struct gj_dxt_color_result {
@@ -81,12 +98,13 @@ GJ_FUNC gj_u32 gj_dxt_with_blue(gj_u32 q, gj_i32 fixed_blue)
 /*
  * Nearest palette entry per pixel (the first of equals): the indices and the
  * squared error. |x - e|^2 = |x|^2 - (2 x.e - |e|^2): the entry with the
- * largest score 2 x.e - |e|^2 is the nearest, with fewer operations per entry.
+ * largest score 2 x.e - |e|^2 is the nearest, with fewer operations per entry,
+ * and the block's error is its norm (sum of |x|^2) less the best scores.
  */
 GJ_FUNC gj_u32 gj_dxt_color_indices(const gj_dxt_rgb_block *blk, const gj_u32 *pal, gj_u32 *indices)
 {
-    gj_i32 e2[4][3], norm[4];
-    gj_u32 err = 0, idx = 0;
+    gj_i32 e2[4][3], norm[4], score_sum = 0;
+    gj_u32 idx = 0;
     int p, e, ch;
 
     GJ_UNROLL
@@ -110,11 +128,11 @@ GJ_FUNC gj_u32 gj_dxt_color_indices(const gj_dxt_rgb_block *blk, const gj_u32 *p
             bi = score > best ? (gj_u32)e : bi;
             best = score > best ? score : best;
         }
-        err += (gj_u32)(x0 * x0 + x1 * x1 + x2 * x2 - best);
+        score_sum += best;
         idx |= bi << (2 * p);
     }
     *indices = idx;
-    return err;
+    return (gj_u32)(blk->norm - score_sum);
 }
 
 /* Measures endpoints q0, q1 in this order (the order picks BC1's mode); keeps them if better. */

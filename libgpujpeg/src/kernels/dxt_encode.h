@@ -2,8 +2,11 @@
  * The DXT encode kernels: one thread per 4x4 block reads its pixels from the
  * input frame (dxt_block_io.h), fits the format's blocks (dxt_color_fit.h,
  * dxt_alpha_fit.h) and writes 8 or 16 bytes in DDS/HAP order (blocks in raster
- * order). One kernel per quality, so each is compiled for its own register
- * budget: gj_dxt_encode_fast, gj_dxt_encode_balanced, gj_dxt_encode_high.
+ * order). One kernel per format and quality (gj_dxt_encode_bc1_fast ...
+ * gj_dxt_encode_bc4_high), both compile-time constants: each kernel holds only
+ * its own path and gets its own register budget (one kernel for every format
+ * took the registers of the largest, YCoCg's, and ran BC1 at a fraction of the
+ * occupancy it needs).
  */
 #ifndef GJ_KERNELS_DXT_ENCODE_H
 #define GJ_KERNELS_DXT_ENCODE_H
@@ -24,6 +27,7 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
         GJ_UNROLL
         for (p = 0; p < 16; p++)
             blk->c[ch][p] = GJ_DXT_CH(px[p], ch);
+    gj_dxt_rgb_norm(blk);
 }
 
 /*
@@ -65,6 +69,7 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
         blk.c[1][p] = gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255);
         blk.c[2][p] = blue;
     }
+    gj_dxt_rgb_norm(&blk);
     gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
     {
         /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
@@ -110,9 +115,14 @@ GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, GJ_GLOBAL const gj_u16 *flat_pa
     }
 }
 
+/*
+ * The block of this thread (gj_global_id()) in `format` at `quality`; the
+ * kernels pass both as constants, the host build (tests/tools/dxt_tool.c) the
+ * params' format.
+ */
 GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,
                                  GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2,
-                                 GJ_GLOBAL gj_u32 *blocks, gj_u32 quality)
+                                 GJ_GLOBAL gj_u32 *blocks, gj_u32 format, gj_u32 quality)
 {
     gj_u64 id = gj_global_id();
     gj_u32 px[16], w[4], words, bx, by, i;
@@ -122,23 +132,35 @@ GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL con
         return;
     bx = (gj_u32)(id % p->blocks_w);
     by = (gj_u32)(id / p->blocks_w);
-    gj_dxt_load_block(p, plane0, plane1, plane2, bx, by, p->format == GJ_DXT_BC4, px);
-    gj_dxt_encode_pixels(p->format, &p->flat_pairs[0][0], quality, px, w);
-    words = GJ_DXT_BLOCK_BYTES(p->format) / 4;
+    gj_dxt_load_block(p, plane0, plane1, plane2, bx, by, format == GJ_DXT_BC4, px);
+    gj_dxt_encode_pixels(format, &p->flat_pairs[0][0], quality, px, w);
+    words = GJ_DXT_BLOCK_BYTES(format) / 4;
     base = ((gj_u64)p->blocks_offset_hi << 32 | p->blocks_offset_lo) / 4 + id * words;
-    for (i = 0; i < words; i++)
-        blocks[base + i] = w[i];
+    GJ_UNROLL
+    for (i = 0; i < 4; i++)
+        if (i < words)
+            blocks[base + i] = w[i];
 }
 
-#define GJ_DXT_ENCODE_KERNEL(name, quality)                                                             \
+#define GJ_DXT_ENCODE_KERNEL(name, format, quality)                                                     \
     GJ_KERNEL name(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,                     \
                    GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2, GJ_GLOBAL gj_u32 *blocks) \
     {                                                                                                   \
-        gj_dxt_encode_block(p, plane0, plane1, plane2, blocks, quality);                                \
+        gj_dxt_encode_block(p, plane0, plane1, plane2, blocks, format, quality);                        \
     }
 
-GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_fast, GJ_DXT_FAST)
-GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_balanced, GJ_DXT_BALANCED)
-GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_high, GJ_DXT_HIGH)
+/* The names encoder.c launches: gj_dxt_encode_<format>_<quality>. */
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc1_fast, GJ_DXT_BC1, GJ_DXT_FAST)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc1_balanced, GJ_DXT_BC1, GJ_DXT_BALANCED)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc1_high, GJ_DXT_BC1, GJ_DXT_HIGH)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc3_fast, GJ_DXT_BC3, GJ_DXT_FAST)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc3_balanced, GJ_DXT_BC3, GJ_DXT_BALANCED)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc3_high, GJ_DXT_BC3, GJ_DXT_HIGH)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_ycocg_fast, GJ_DXT_YCOCG, GJ_DXT_FAST)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_ycocg_balanced, GJ_DXT_YCOCG, GJ_DXT_BALANCED)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_ycocg_high, GJ_DXT_YCOCG, GJ_DXT_HIGH)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc4_fast, GJ_DXT_BC4, GJ_DXT_FAST)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc4_balanced, GJ_DXT_BC4, GJ_DXT_BALANCED)
+GJ_DXT_ENCODE_KERNEL(gj_dxt_encode_bc4_high, GJ_DXT_BC4, GJ_DXT_HIGH)
 
 #endif /* GJ_KERNELS_DXT_ENCODE_H */
