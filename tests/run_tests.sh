@@ -41,8 +41,8 @@ ffbuild=$GJ_FFMPEG_BUILD
 # FFmpeg's make, not as a sub-make of ours (no jobserver to inherit)
 make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ffbuild" "$@"; }
 # The FATE inputs are generated once, before the tests run in parallel.
-if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg/.stamp > /dev/null; then
-    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh)"
+if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp > /dev/null; then
+    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh)"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
@@ -109,6 +109,7 @@ list_tests() {
         for clip in "$ffbuild"/tests/data/gpujpeg/*.avi; do
             echo "ffmpeg $clip"
         done
+        echo "ffmpeg-enc $ffbuild/tests/data/gpujpeg-enc"
     else
         echo "ffmpeg not-built"
     fi
