@@ -180,7 +180,9 @@ static int write_packet(AVCodecContext *avctx, AVPacket *pkt)
     static const uint8_t itu601[] = { 0xff, 0xfe, 0x00, 0x0c, 'C', 'S', '=', 'I', 'T', 'U', '6', '0', '1', 0 };
     GJEncoderContext *ctx = avctx->priv_data;
     const uint8_t *src = ctx->jpeg.data;
-    size_t app0 = 4 + AV_RB16(src + 4);     /* SOI, then APP0 (JFIF) of the library's header */
+    /* the end of SOI and APP0 (JFIF): the library's files start with both */
+    int jfif = ctx->jpeg.size > 18 && AV_RB16(src + 2) == 0xffe0 && !memcmp(src + 6, "JFIF", 5);
+    size_t app0 = jfif ? 4 + AV_RB16(src + 4) : 2;
     size_t extra = ctx->limited_range ? sizeof(itu601) : 0;
     AVRational sar = avctx->sample_aspect_ratio;
     int ret;
@@ -190,7 +192,7 @@ static int write_packet(AVCodecContext *avctx, AVPacket *pkt)
     memcpy(pkt->data, src, app0);
     memcpy(pkt->data + app0, itu601, extra);
     memcpy(pkt->data + app0 + extra, src + app0, ctx->jpeg.size - app0);
-    if (sar.num > 0 && sar.den > 0 &&
+    if (jfif && sar.num > 0 && sar.den > 0 &&
         av_reduce(&sar.num, &sar.den, sar.num, sar.den, 65535)) {
         /* APP0: length, "JFIF\0", version, units (0: aspect only), Xdensity, Ydensity */
         pkt->data[4 + 2 + 5 + 2] = 0;

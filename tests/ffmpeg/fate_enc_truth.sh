@@ -4,7 +4,8 @@
 # files (rgb24 input) and libjpeg-turbo's raw-data encoding (tests/tools/
 # jpeg_ycc_encode, planar input) of the same pixels, byte for byte; every
 # packet decodes in djpeg without a warning; -q:v gives FFmpeg's mjpeg
-# quantisation tables; limited-range YUV is refused without -strict unofficial.
+# quantisation tables; limited-range YUV is converted, or marked with -strict
+# unofficial.
 # Prints one PASS/FAIL line per check.
 #
 #   fate_enc_truth.sh FFMPEG ENC_DATA GPU_DEVICE JPEG_YCC_ENCODE
@@ -91,9 +92,11 @@ for c in "yuvj440p yuvj440p-99x75 -restart 1" "bgra bgra-64x48 -sampling 444" "g
 done
 [ -z "$bad" ] && echo "PASS ffmpeg-enc/djpeg (every packet decodes)" || echo "FAIL ffmpeg-enc/djpeg:$bad"
 
-# limited-range YUV: refused without -strict unofficial, with a message
-if encode tv yuv420p-96x64 tv 2> "$tmp/tv.log" || ! grep -q "full range" "$tmp/tv.log"; then
-    echo "FAIL ffmpeg-enc/range: limited-range yuv420p was not refused ($(tail -n 1 "$tmp/tv.log"))"
+# limited-range YUV: ffmpeg converts it to full range (the encoder offers only
+# that), unless -strict unofficial: then encoded as it is, marked CS=ITU601
+if encode tv yuv420p-96x64 tv && ! grep -q 'CS=ITU601' "$tmp/tv/001.jpg" &&
+   encode tv-strict yuv420p-96x64 tv -strict unofficial && grep -q 'CS=ITU601' "$tmp/tv-strict/001.jpg"; then
+    echo "PASS ffmpeg-enc/range (converted; with -strict unofficial as it is, marked CS=ITU601)"
 else
-    echo "PASS ffmpeg-enc/range (refused: $(grep -m 1 'full range' "$tmp/tv.log" | cut -c 1-60))"
+    echo "FAIL ffmpeg-enc/range: limited-range yuv420p not converted, or not marked with -strict unofficial"
 fi
