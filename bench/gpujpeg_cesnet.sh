@@ -15,6 +15,14 @@
 #         nocopy-rgb24   "Decode Image Bare": without the copies to/from the GPU
 #         gpuonly-rgb24  "Decode Image GPU": only the work on the GPU (without
 #                        restart markers GPUJPEG decodes Huffman on the CPU)
+#   bench/gpujpeg_cesnet.sh encode-bench TOOL ITERS QUALITY FILE.jpg...
+#       Decodes each file once with gpujpegtool, then encodes that RGB picture
+#       ITERS + 3 times in one `gpujpegtool -e -n` run, 4:2:0, quality QUALITY,
+#       GPUJPEG's other defaults (restart interval 8), and prints result lines
+#       (the notes: the file's size), first 3 dropped:
+#         enc-host-rgb24     "Encode Image": host RGB in, host JPEG out
+#         enc-nocopy-rgb24   "Encode Image Bare": without the copies to/from the GPU
+#         enc-gpuonly-rgb24  "Encode Image GPU": only the work on the GPU
 #   bench/gpujpeg_cesnet.sh encode TOOL IN.jpg OUT.jpg [QUALITY [SUBSAMPLING]]
 #       Makes a "GPUJPEG restart-rich file": decodes IN with gpujpegtool and
 #       re-encodes it with GPUJPEG's encoder and its defaults (restart interval
@@ -150,6 +158,34 @@ cmd_encode() {
     echo >&2
 }
 
+cmd_encode_bench() {
+    [ $# -ge 4 ] || usage
+    tool=$1 iters=$2 quality=$3
+    shift 3
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    echo "# gpujpeg_cesnet.sh: CESNET GPUJPEG ($("$tool" -V 2>&1 | head -n 1)), $iters timed encodes per file, q$quality 4:2:0"
+    printf '# %-30s %-9s %-8s %-8s %-16s %9s %9s %9s %9s %s\n' file size sampling restart mode \
+        median_ms min_ms img/s Mpix/s notes
+    for f in "$@"; do
+        name=$(basename "$f")
+        if ! "$tool" -d "$f" "$tmp/in.pnm" > "$tmp/log" 2>&1 ||
+           ! "$tool" -e -n $((iters + warmup)) -q "$quality" --subsampled=4:2:0 "$tmp/in.pnm" "$tmp/out.jpg" \
+               > "$tmp/log" 2>&1; then
+            echo "$name: failed: $(grep -i -m 1 'error\|fail' "$tmp/log" || tail -n 1 "$tmp/log")"
+            continue
+        fi
+        size=$(head -c 20 "$tmp/in.pnm" | tr '\n' ' ' | awk '{ print $2 "x" $3 }')
+        result "$name" "$size" 420 rst8 enc-host-rgb24 \
+            "$(awk '/^Encode Image:/ { print $3 }' "$tmp/log" | stats)"
+        result "$name" "$size" 420 rst8 enc-nocopy-rgb24 \
+            "$(awk '/^Encode Image Bare:/ { print $4 }' "$tmp/log" | stats)"
+        result "$name" "$size" 420 rst8 enc-gpuonly-rgb24 \
+            "$(awk '/^Encode Image GPU:/ { print $4 }' "$tmp/log" | stats)"
+        echo "#   $name: $(wc -c < "$tmp/out.jpg") bytes"
+    done
+}
+
 [ $# -ge 1 ] || usage
 cmd=$1
 shift
@@ -157,5 +193,6 @@ case $cmd in
     build) cmd_build "$@" ;;
     decode) cmd_decode "$@" ;;
     encode) cmd_encode "$@" ;;
+    encode-bench) cmd_encode_bench "$@" ;;
     *) usage ;;
 esac

@@ -169,6 +169,8 @@ configure_flags() {
     echo --enable-protocol=file,pipe
     echo --enable-indev=lavfi
     echo --enable-filter=testsrc2,smptehdbars,scale,format,null,hwupload,hwdownload,hwupload_cuda,trim
+    # the mjpeg_gpujpeg encoder; loop repeats one uploaded frame in bench/ffmpeg_mjpeg_encode.sh
+    echo --enable-encoder=mjpeg_gpujpeg --enable-filter=loop
     command -v nasm > /dev/null 2>&1 || echo --disable-x86asm
     echo ${FFMPEG_CONFIGURE_EXTRA:-}
 }

@@ -334,6 +334,14 @@ ffmpeg)
     grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
     pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg/||' | tr '\n' ' ')equal libjpeg-turbo$(grep -q 'native.*differs' "$tmp/truth.log" && echo '; the native mjpeg decoder does not')"
     ;;
+ffmpeg-enc)
+    # FILE holds the encoder FATE tests' raw clips: mjpeg_gpujpeg's packets equal libjpeg-turbo's
+    sh "$(dirname "$0")/ffmpeg/fate_enc_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$device" \
+        "$tools/jpeg_ycc_encode" > "$tmp/truth.log" 2>&1
+    grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
+    grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
+    pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg-enc/||' | tr '\n' ' ')pass"
+    ;;
 fuzz)
     seconds=${GJ_FUZZ_SECONDS:-60}
     seeds=$tmp/corpus

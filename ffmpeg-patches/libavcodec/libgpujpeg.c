@@ -134,19 +134,28 @@ static int wrap_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref
     return 0;
 }
 
+int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
+                           const char *spec)
+{
+    int ret;
+
+    ff_gpujpeg_log_init();
+    if (device_ref)
+        return wrap_device(logctx, c, device_ref);
+    if ((ret = gj_device_create_from_string(&c->dev, spec)) < 0) {
+        av_log(logctx, AV_LOG_ERROR, "no libgpujpeg device '%s': %s\n", spec, gj_strerror(ret));
+        return ret;
+    }
+    return 0;
+}
+
 int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
                     AVBufferRef *device_ref, const char *spec)
 {
     int ret;
 
-    ff_gpujpeg_log_init();
-    if (device_ref) {
-        if ((ret = wrap_device(logctx, c, device_ref)) < 0)
-            return ret;
-    } else if ((ret = gj_device_create_from_string(&c->dev, spec)) < 0) {
-        av_log(logctx, AV_LOG_ERROR, "no libgpujpeg device '%s': %s\n", spec, gj_strerror(ret));
+    if ((ret = ff_gpujpeg_open_device(logctx, c, device_ref, spec)) < 0)
         return ret;
-    }
     if (codec == AV_CODEC_ID_JPEG2000)
         ret = gj_j2k_decoder_create(&c->j2k, c->dev);
     else
@@ -190,59 +199,88 @@ static int decode_picture(GJDecodeContext *c, const uint8_t *data, size_t size, 
 }
 
 #if CONFIG_OPENCL
-/* Decodes into the packed staging buffer, then copies each plane into the
- * frame's image on the same in-order queue (no host round trip). */
-static int decode_opencl(void *logctx, GJDecodeContext *c, const uint8_t *data,
-                         size_t size, gj_frame *out, const AVFrame *frame)
+static int cl_staging(void *logctx, GJDecodeContext *c, size_t size)
 {
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(out->format);
-    size_t offset = 0, plane_offset[4];
+    cl_context ctx;
     cl_int err;
+
+    if (size <= c->cl_staging_size)
+        return 0;
+    if (c->cl_staging)
+        clReleaseMemObject(c->cl_staging);
+    c->cl_staging = NULL;
+    c->cl_staging_size = 0;
+    err = clGetCommandQueueInfo(c->cl_queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL);
+    if (err == CL_SUCCESS)
+        c->cl_staging = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    if (err != CL_SUCCESS) {
+        av_log(logctx, AV_LOG_ERROR, "cannot allocate a %zu-byte OpenCL buffer: error %d\n",
+               size, err);
+        return AVERROR(ENOMEM);
+    }
+    c->cl_staging_size = size;
+    return 0;
+}
+
+int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
+    size_t offset = 0;
     int p, ret;
 
     if (!d || !d->nb_planes)
         return AVERROR_BUG;
     for (p = 0; p < d->nb_planes; p++) {
-        out->linesize[p] = gj_frame_plane_width(out->format, p, out->width) *
-                           (p ? 1 : d->bytes_per_pixel);
-        plane_offset[p] = offset;
-        offset += (size_t)out->linesize[p] * gj_frame_plane_height(out->format, p, out->height);
+        f->linesize[p] = gj_frame_plane_width(f->format, p, f->width) *
+                         (p ? 1 : d->bytes_per_pixel);
+        f->offset[p] = offset;
+        offset += (size_t)f->linesize[p] * gj_frame_plane_height(f->format, p, f->height);
     }
-    if (offset > c->cl_staging_size) {
-        cl_context ctx;
-        if (c->cl_staging)
-            clReleaseMemObject(c->cl_staging);
-        c->cl_staging = NULL;
-        c->cl_staging_size = 0;
-        err = clGetCommandQueueInfo(c->cl_queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL);
-        if (err == CL_SUCCESS)
-            c->cl_staging = clCreateBuffer(ctx, CL_MEM_READ_WRITE, offset, NULL, &err);
-        if (err != CL_SUCCESS) {
-            av_log(logctx, AV_LOG_ERROR, "cannot allocate a %zu-byte OpenCL buffer: error %d\n",
-                   offset, err);
-            return AVERROR(ENOMEM);
-        }
-        c->cl_staging_size = offset;
-    }
-    for (p = 0; p < d->nb_planes; p++) {
-        out->data[p] = c->cl_staging;
-        out->offset[p] = plane_offset[p];
-    }
-    if ((ret = decode_picture(c, data, size, out)) < 0)
+    if ((ret = cl_staging(logctx, c, offset)) < 0)
         return ret;
+    for (p = 0; p < d->nb_planes; p++)
+        f->data[p] = c->cl_staging;
+    return 0;
+}
+
+int ff_gpujpeg_cl_copy(void *logctx, GJDecodeContext *c, const gj_frame *f,
+                       const AVFrame *frame, int to_frame)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
+    cl_int err;
+    int p;
+
     for (p = 0; p < d->nb_planes; p++) {
         size_t origin[3] = { 0, 0, 0 };
         /* in image elements (pixels), the rows packed as the buffer holds them */
-        size_t region[3] = { gj_frame_plane_width(out->format, p, out->width),
-                             gj_frame_plane_height(out->format, p, out->height), 1 };
-        err = clEnqueueCopyBufferToImage(c->cl_queue, c->cl_staging, (cl_mem)frame->data[p],
-                                         plane_offset[p], origin, region, 0, NULL, NULL);
+        size_t region[3] = { gj_frame_plane_width(f->format, p, f->width),
+                             gj_frame_plane_height(f->format, p, f->height), 1 };
+        cl_mem image = (cl_mem)frame->data[p];
+        err = to_frame ? clEnqueueCopyBufferToImage(c->cl_queue, c->cl_staging, image,
+                                                    f->offset[p], origin, region, 0, NULL, NULL)
+                       : clEnqueueCopyImageToBuffer(c->cl_queue, image, c->cl_staging,
+                                                    origin, region, f->offset[p], 0, NULL, NULL);
         if (err != CL_SUCCESS) {
-            av_log(logctx, AV_LOG_ERROR, "cannot copy plane %d into the OpenCL frame: error %d\n",
-                   p, err);
+            av_log(logctx, AV_LOG_ERROR, "cannot copy plane %d %s the OpenCL frame: error %d\n",
+                   p, to_frame ? "into" : "out of", err);
             return AVERROR_EXTERNAL;
         }
     }
+    return 0;
+}
+
+/* Decodes into the packed staging buffer, then copies each plane into the
+ * frame's image on the same in-order queue (no host round trip). */
+static int decode_opencl(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                         size_t size, gj_frame *out, const AVFrame *frame)
+{
+    cl_int err;
+    int ret;
+
+    if ((ret = ff_gpujpeg_cl_stage(logctx, c, out)) < 0 ||
+        (ret = decode_picture(c, data, size, out)) < 0 ||
+        (ret = ff_gpujpeg_cl_copy(logctx, c, out, frame, 1)) < 0)
+        return ret;
     /* FFmpeg reads the images on its own queue (transfers, filters) */
     if ((err = clFinish(c->cl_queue)) != CL_SUCCESS) {
         av_log(logctx, AV_LOG_ERROR, "OpenCL copy into the frame failed: error %d\n", err);

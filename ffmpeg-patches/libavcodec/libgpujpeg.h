@@ -1,8 +1,8 @@
 /*
- * What the libgpujpeg decoders (libgpujpegdec.c: JPEG and JPEG 2000) and the
- * mjpeg hwaccel (gpujpeg_mjpeg.c) share: log routing, devices made from FFmpeg's
- * hardware contexts, and decoding one picture into an AVFrame wherever its
- * planes live.
+ * What the libgpujpeg codecs (libgpujpegdec.c: JPEG and JPEG 2000 decoders,
+ * libgpujpegenc.c) and the mjpeg hwaccel (gpujpeg_mjpeg.c) share: log routing,
+ * devices made from FFmpeg's hardware contexts, OpenCL staging buffers, and
+ * decoding one picture into an AVFrame wherever its planes live.
  */
 #ifndef AVCODEC_LIBGPUJPEG_H
 #define AVCODEC_LIBGPUJPEG_H
@@ -19,9 +19,9 @@
 typedef struct GJDecodeContext {
     gj_device       *dev;
     gj_jpeg_decoder *dec;             ///< JPEG, or
-    gj_j2k_decoder  *j2k;             ///< JPEG 2000
-    /* OpenCL frames are images, the library writes buffers: a buffer with
-     * tightly packed planes is decoded into, then copied into the images. */
+    gj_j2k_decoder  *j2k;             ///< JPEG 2000 (both NULL for encoders: ff_gpujpeg_open_device)
+    /* OpenCL frames are images, the library reads and writes buffers: a
+     * buffer of tightly packed planes stands in for them (ff_gpujpeg_cl_stage). */
     void            *cl_staging;      ///< cl_mem
     size_t           cl_staging_size;
     void            *cl_queue;        ///< cl_command_queue of the wrapped device
@@ -33,6 +33,25 @@ void ff_gpujpeg_log_init(void);
 
 /** Maps a libgpujpeg error code to an AVERROR (they share values; this only names them). */
 int ff_gpujpeg_error(void *logctx, int ret, const char *what);
+
+/**
+ * Makes c->dev: the device of a CUDA or OpenCL AVHWDeviceContext (wrapping its
+ * context and stream/queue), or, with device_ref NULL, the device that
+ * gj_device_create_from_string() makes of spec. Undone by ff_gpujpeg_close().
+ */
+int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
+                           const char *spec);
+
+/**
+ * OpenCL frames are images, the library reads and writes buffers: points f's
+ * planes (format, width and height set) at c->cl_staging, tightly packed, the
+ * buffer kept and grown across frames. Then ff_gpujpeg_cl_copy() copies the
+ * planes between it and the AVFrame's images (to_frame: into them) on
+ * c->cl_queue. OpenCL builds only.
+ */
+int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f);
+int ff_gpujpeg_cl_copy(void *logctx, GJDecodeContext *c, const gj_frame *f,
+                       const AVFrame *frame, int to_frame);
 
 /**
  * Creates the decoder of codec (AV_CODEC_ID_MJPEG or AV_CODEC_ID_JPEG2000) on

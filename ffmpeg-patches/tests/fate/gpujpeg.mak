@@ -1,4 +1,4 @@
-# libgpujpeg's MJPEG decoders: mjpeg_gpujpeg with software frames (dec-*) and
+# libgpujpeg's MJPEG decoders and encoder: mjpeg_gpujpeg with software frames (dec-*) and
 # with hardware frames (hw-*), and the native mjpeg decoder with the gpujpeg
 # hwaccel (hwaccel-*). The inputs are generated (gpujpeg_inputs.sh: FFmpeg's
 # mjpeg encoder and cjpeg); every reference equals libjpeg-turbo's raw decode
@@ -50,6 +50,57 @@ $(eval $(call GPUJPEG_HW_TEST,cjgray,gray))
 FATE_GPUJPEG-$(CONFIG_MJPEG_GPUJPEG_DECODER) += $(FATE_GPUJPEG_DEC) $(FATE_GPUJPEG_HW)
 GPUJPEG_HWACCEL_CONFIG = MJPEG_GPUJPEG_$(if $(filter cuda,$(GPUJPEG_HWACCEL)),CUDA,OPENCL)_HWACCEL
 FATE_GPUJPEG-$(call ALLYES, MJPEG_DECODER $(GPUJPEG_HWACCEL_CONFIG)) += $(FATE_GPUJPEG_HWACCEL)
+
+# The mjpeg_gpujpeg encoder on raw clips of lavfi testsrc2 (gpujpeg_enc_inputs.sh,
+# SRC = PIX_FMT-WxH, 3 frames): the MJPEG stream's md5 and size, then the
+# framecrc of its decoding by FFmpeg's native mjpeg decoder. The streams are
+# those of libjpeg-turbo for the same pixels where it has a way to take them
+# (libgpujpeg's tests/ffmpeg/fate_enc_truth.sh checks that), and encoding is
+# bit-identical on every backend.
+GPUJPEG_ENC_DATA ?= tests/data/gpujpeg-enc
+
+$(GPUJPEG_ENC_DATA)/.stamp: | ffmpeg$(PROGSSUF)$(EXESUF)
+	$(M)sh $(SRC_PATH)/tests/fate/gpujpeg_enc_inputs.sh $(TARGET_PATH)/ffmpeg$(PROGSSUF)$(EXESUF) $(GPUJPEG_ENC_DATA) && touch $@
+
+# NAME SRC RANGE(pc|tv) OPTIONS [FILTERS]
+GPUJPEG_ENC_CMD = transcode rawvideo $(GPUJPEG_ENC_DATA)/$(2).raw mjpeg \
+    "$(5) -c:v mjpeg_gpujpeg -gpu_device $(GPUJPEG_DEVICE) $(4)" "" "" "" "" \
+    "-pix_fmt $(word 1,$(subst -, ,$(2))) -video_size $(word 2,$(subst -, ,$(2))) -framerate 25 -color_range $(3)"
+
+# enc-NAME: software frames on the best device (GPUJPEG_DEVICE)
+define GPUJPEG_ENC_TEST
+FATE_GPUJPEG_ENC += fate-gpujpeg-enc-$(1)
+fate-gpujpeg-enc-$(1): CMD = $$(call GPUJPEG_ENC_CMD,$(1),$(2),$(3),$(4))
+endef
+
+# enchw-NAME: the same pictures uploaded into hardware frames (GPUJPEG_HWACCEL),
+# encoded in place: the same stream (md5) as enc-NAME's
+define GPUJPEG_ENCHW_TEST
+FATE_GPUJPEG_ENCHW += fate-gpujpeg-enchw-$(1)
+fate-gpujpeg-enchw-$(1): CMD = $$(call GPUJPEG_ENC_CMD,$(1),$(2),$(3),$(4),-init_hw_device $$(GPUJPEG_HWACCEL)=gj -filter_hw_device gj -vf hwupload)
+endef
+
+$(eval $(call GPUJPEG_ENC_TEST,yuv420p,yuv420p-97x61,pc,))
+$(eval $(call GPUJPEG_ENC_TEST,yuv420p-q80,yuv420p-96x64,pc,-quality 80))
+$(eval $(call GPUJPEG_ENC_TEST,yuv420p-tv,yuv420p-96x64,tv,-strict unofficial))
+$(eval $(call GPUJPEG_ENC_TEST,yuvj422p-qscale3,yuvj422p-33x17,pc,-q:v 3))
+$(eval $(call GPUJPEG_ENC_TEST,yuv444p-opt,yuv444p-176x144,pc,-quality 75 -huffman optimal))
+$(eval $(call GPUJPEG_ENC_TEST,yuv444p-to422,yuv444p-176x144,pc,-sampling 422))
+$(eval $(call GPUJPEG_ENC_TEST,yuvj440p-rst1,yuvj440p-99x75,pc,-restart 1))
+$(eval $(call GPUJPEG_ENC_TEST,rgb24-rst2,rgb24-80x60,pc,-restart 2))
+$(eval $(call GPUJPEG_ENC_TEST,bgra-444,bgra-64x48,pc,-sampling 444 -quality 95))
+$(eval $(call GPUJPEG_ENC_TEST,rgba-gray,rgba-50x30,pc,-sampling gray))
+$(eval $(call GPUJPEG_ENC_TEST,gray,gray-64x48,pc,-quality 50))
+# FFmpeg's OpenCL frames must be whole chroma samples wide and high: even sizes
+$(eval $(call GPUJPEG_ENCHW_TEST,yuv420p-q80,yuv420p-96x64,pc,-quality 80))
+$(eval $(call GPUJPEG_ENCHW_TEST,yuv444p-opt,yuv444p-176x144,pc,-quality 75 -huffman optimal))
+$(eval $(call GPUJPEG_ENCHW_TEST,bgra-444,bgra-64x48,pc,-sampling 444 -quality 95))
+$(eval $(call GPUJPEG_ENCHW_TEST,gray,gray-64x48,pc,-quality 50))
+
+GPUJPEG_ENC_DEPS = MJPEG_GPUJPEG_ENCODER RAWVIDEO_DEMUXER MJPEG_MUXER MJPEG_DEMUXER MJPEG_DECODER
+FATE_GPUJPEG-$(call ALLYES, $(GPUJPEG_ENC_DEPS)) += $(FATE_GPUJPEG_ENC)
+FATE_GPUJPEG-$(call ALLYES, $(GPUJPEG_ENC_DEPS) HWUPLOAD_FILTER) += $(FATE_GPUJPEG_ENCHW)
+$(FATE_GPUJPEG_ENC) $(FATE_GPUJPEG_ENCHW): $(GPUJPEG_ENC_DATA)/.stamp
 
 include $(SRC_PATH)/tests/fate/gpujpeg_j2k.mak
 

@@ -105,19 +105,23 @@ GJ_KERNEL gj_jpeg_enc_rgb_to_ycc(GJ_GLOBAL const gj_u8 *src, gj_u64 offset, gj_u
                                  gj_u32 height, gj_u32 pixel_bytes, gj_u32 channels, gj_u32 components,
                                  GJ_GLOBAL gj_u8 *ycc)
 {
-    gj_u64 i = gj_global_id(), n = (gj_u64)width * height;
+    gj_u64 id = gj_global_id();
+    gj_u32 n = width * height;      /* below 2^32: 65535 x 65535 at most */
     GJ_GLOBAL const gj_u8 *px;
-    gj_u32 c;
+    gj_u32 i, x, y, c;
     gj_i32 r, g, b;
 
-    if (i >= n)
+    if (id >= n)
         return;
-    px = src + offset + (i / width) * pitch + (i % width) * pixel_bytes;
+    i = (gj_u32)id;                 /* 32-bit division: far cheaper than 64-bit on GPUs */
+    y = i / width;
+    x = i - y * width;
+    px = src + offset + (gj_u64)y * pitch + x * pixel_bytes;
     r = px[channels & 0xff];
     g = px[channels >> 8 & 0xff];
     b = px[channels >> 16 & 0xff];
     for (c = 0; c < components; c++)
-        ycc[c * n + i] = (gj_u8)gj_enc_rgb_to_ycc(r, g, b, c);
+        ycc[(gj_u64)c * n + i] = (gj_u8)gj_enc_rgb_to_ycc(r, g, b, c);
 }
 
 #endif /* GJ_KERNELS_JPEG_ENCODE_COLOR_H */

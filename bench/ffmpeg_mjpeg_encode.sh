@@ -1,0 +1,67 @@
+#!/bin/sh
+# MJPEG encoding through FFmpeg on a CUDA GPU machine (doc/benchmarks.md,
+# "FFmpeg: MJPEG encoding"): mjpeg_gpujpeg from CUDA frames and from software
+# frames, against FFmpeg's native mjpeg encoder with every core, all in one
+# ffmpeg binary (`make ffmpeg`). FFmpeg has no NVENC MJPEG encoder
+# (mjpeg_nvenc); the script says so if the binary lacks it.
+#
+#   bench/ffmpeg_mjpeg_encode.sh FFMPEG PHOTO.jpg
+#
+# PHOTO: e.g. the 3840x2160 4k-q90-420.jpg of bench/make_photos.sh. It is decoded
+# once, converted to full-range yuv420p, and then
+#   CUDA frames:     uploaded once (hwupload) and repeated on the GPU by the loop
+#                    filter: every encode reads the same device frame in place,
+#                    so neither decoding nor uploading is timed;
+#   software frames: repeated in host memory by loop (each encode uploads it).
+# Each row runs twice, N1 = N2 / 8 and N2 frames; fps = (N2 - N1) / (rtime2 - rtime1)
+# (-benchmark's rtime), which leaves out start-up (CUDA context, kernels).
+# BENCH_HW=opencl: OpenCL frames and device instead of CUDA.
+# Prints: NAME FRAMES fps BYTES_PER_FRAME. BENCH_N (default 3200): N2 of the GPU
+# rows (software frames: N2 / 4, the native encoder: N2 / 20).
+set -eu
+ffmpeg=$1 photo=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/gj-bench-enc.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+threads=$(nproc)
+source="-i $photo -vf scale=out_range=full,format=yuv420p"
+hw=${BENCH_HW:-cuda}             # opencl: the same rows on OpenCL frames
+hwdev="-init_hw_device $hw=gj -filter_hw_device gj"
+
+# ff N FILTER_TAIL ARGS...: encodes N frames of the repeated picture (the output follows ARGS)
+ff() {
+    n=$1 tail=$2
+    shift 2
+    # shellcheck disable=SC2086 # one word per option
+    "$ffmpeg" -nostdin -hide_banner -benchmark $devices $source$tail,loop=loop=-1:size=1 -frames:v "$n" "$@" \
+        > "$work/log" 2>&1 || { echo "failed: $(grep -iE 'error|fail' "$work/log" | tail -n 2 | tr '\n' ' ')" >&2; return 1; }
+}
+
+# rtime N FILTER_TAIL ARGS...: seconds for N frames to the null muxer (0 on failure)
+rtime() {
+    ff "$@" -f null - || { echo 0; return; }
+    sed -n 's/.*bench: .*rtime=\([0-9.]*\)s.*/\1/p' "$work/log" | tail -n 1
+}
+
+# run NAME N1 N2 FILTER_TAIL ARGS...
+run() {
+    name=$1 n1=$2 n2=$3 tail=$4
+    shift 4
+    t1=$(rtime "$n1" "$tail" "$@")
+    t2=$(rtime "$n2" "$tail" "$@")
+    # the size of 5 packets, written apart from the timed runs
+    size=0
+    ff 5 "$tail" "$@" -f mjpeg -y "$work/out.mjpeg" && size=$(($(wc -c < "$work/out.mjpeg") / 5))
+    awk -v n="$name" -v n1="$n1" -v n2="$n2" -v t1="$t1" -v t2="$t2" -v s="$size" \
+        'BEGIN { if (t1 > 0 && t2 > t1) printf "%-44s %6d frames %8.1f fps %9d bytes/frame\n", n, n2, (n2 - n1) / (t2 - t1), s;
+                 else printf "%-44s failed\n", n }'
+}
+
+"$ffmpeg" -hide_banner -encoders 2> /dev/null | grep -q mjpeg_nvenc || echo "mjpeg_nvenc: not in this FFmpeg (NVENC has no JPEG)"
+N=${BENCH_N:-3200}
+devices=$hwdev
+run "mjpeg_gpujpeg $hw frames, -quality 90"     $((N / 8)) $N ",hwupload" -c:v mjpeg_gpujpeg -quality 90
+run "mjpeg_gpujpeg $hw frames, -q:v 2"          $((N / 8)) $N ",hwupload" -c:v mjpeg_gpujpeg -q:v 2
+run "mjpeg_gpujpeg $hw frames, -quality 90 opt" $((N / 8)) $N ",hwupload" -c:v mjpeg_gpujpeg -quality 90 -huffman optimal
+devices=
+run "mjpeg_gpujpeg software frames, -quality 90" $((N / 32)) $((N / 4)) "" -c:v mjpeg_gpujpeg -gpu_device "$hw" -quality 90
+run "mjpeg native, $threads threads, -q:v 2"     $((N / 160)) $((N / 20)) "" -c:v mjpeg -q:v 2 -threads "$threads"
