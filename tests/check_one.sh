@@ -67,6 +67,15 @@ fail() {
     exit 0
 }
 
+# truth_verdict PREFIX SUFFIX: the verdict of a truth script's PASS/FAIL lines in
+# $tmp/truth.log (tests/ffmpeg/): its failures, or the paths that passed (less
+# PREFIX) followed by SUFFIX.
+truth_verdict() {
+    grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
+    grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
+    pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed "s|$1||" | tr '\n' ' ')$2"
+}
+
 # run_gpujpeg ARGS...: sets rc and msg (the tool's last line on stderr).
 run_gpujpeg() {
     rc=0
@@ -323,24 +332,18 @@ ffmpeg)
         */gpujpeg-j2k/*)
             sh "$(dirname "$0")/ffmpeg/fate_truth_j2k.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$hwaccel" "$device" \
                 > "$tmp/truth.log" 2>&1
-            grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
-            grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
-            pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg/||' | tr '\n' ' ')equal the native jpeg2000 decoder"
+            truth_verdict ffmpeg/ "equal the native jpeg2000 decoder"
             ;;
     esac
     sh "$(dirname "$0")/ffmpeg/fate_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$hwaccel" "$device" \
         "$tools/jpeg_raw_decode" > "$tmp/truth.log" 2>&1
-    grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
-    grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
-    pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg/||' | tr '\n' ' ')equal libjpeg-turbo$(grep -q 'native.*differs' "$tmp/truth.log" && echo '; the native mjpeg decoder does not')"
+    truth_verdict ffmpeg/ "equal libjpeg-turbo$(grep -q 'native.*differs' "$tmp/truth.log" && echo '; the native mjpeg decoder does not')"
     ;;
 ffmpeg-enc)
     # FILE holds the encoder FATE tests' raw clips: mjpeg_gpujpeg's packets equal libjpeg-turbo's
     sh "$(dirname "$0")/ffmpeg/fate_enc_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$device" \
         "$tools/jpeg_ycc_encode" > "$tmp/truth.log" 2>&1
-    grep -q '^FAIL' "$tmp/truth.log" && fail "$(grep '^FAIL' "$tmp/truth.log" | cut -d ' ' -f 2- | tr '\n' ' ' | cut -c 1-200)"
-    grep -q '^PASS' "$tmp/truth.log" || fail "no result: $(tail -n 1 "$tmp/truth.log")"
-    pass "$(grep '^PASS' "$tmp/truth.log" | cut -d ' ' -f 2 | sed 's|ffmpeg-enc/||' | tr '\n' ' ')pass"
+    truth_verdict ffmpeg-enc/ pass
     ;;
 fuzz)
     seconds=${GJ_FUZZ_SECONDS:-60}

@@ -41,11 +41,9 @@ ffbuild=$GJ_FFMPEG_BUILD
 # FFmpeg's make, not as a sub-make of ours (no jobserver to inherit)
 make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ffbuild" "$@"; }
 # The FATE inputs are generated once, before the tests run in parallel.
-if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp > /dev/null; then
-    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh)"
-fi
-if [ -x "$ffbuild/ffmpeg" ] && ! make_ffmpeg -s tests/data/gpujpeg-j2k/.stamp > /dev/null; then
-    echo "FAIL fate: the JPEG 2000 FATE inputs could not be generated (tests/fate/gpujpeg_j2k_inputs.sh)"
+if [ -x "$ffbuild/ffmpeg" ] &&
+   ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp tests/data/gpujpeg-j2k/.stamp > /dev/null; then
+    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh, gpujpeg_j2k_inputs.sh)"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")

@@ -13,12 +13,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gj-truth.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 ff() { timeout 300 "$ffmpeg" -nostdin -hide_banner -loglevel error -y "$@"; }
 
-if ! ff -c:v jpeg2000 -i "$clip" -f rawvideo "$tmp/expected.raw" 2> "$tmp/native.log"; then
+# at the info level, ffmpeg's description of the input names the native decoder's pixel format
+if ! timeout 300 "$ffmpeg" -nostdin -hide_banner -y -c:v jpeg2000 -i "$clip" -f rawvideo "$tmp/expected.raw" \
+        2> "$tmp/native.log"; then
     echo "FAIL ffmpeg/truth-$name: the native decoder failed: $(tail -n 1 "$tmp/native.log")"
     exit 0
 fi
-# the native decoder's pixel format, as ffmpeg prints the input stream
-fmt=$("$ffmpeg" -hide_banner -c:v jpeg2000 -i "$clip" 2>&1 | sed -n 's/.*Video: jpeg2000[^,]*, \([a-z0-9]*\).*/\1/p' | head -n 1)
+fmt=$(sed -n 's/.*Video: jpeg2000[^,]*, \([a-z0-9]*\).*/\1/p' "$tmp/native.log" | head -n 1)
 
 # check PATH FFMPEG_ARGS...: the raw output of one decoder path
 check() {

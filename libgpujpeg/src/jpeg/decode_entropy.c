@@ -129,11 +129,11 @@ static int restart_direct(gj_jpeg_decoder *dec, uint32_t *chunk_bits)
     return 0;
 }
 
-/* One group, or segments of one chunk each (restart markers every few MCUs): the
- * first synchronisation pass is exact on its own. */
+/* One group: the first synchronisation pass is exact on its own. (Chunks that are
+ * whole segments need no pass at all, nor hypotheses.) */
 static int first_pass_exact(const gj_jpeg_decoder *dec)
 {
-    return dec->layout.num_chunks <= HUFF_GROUP || dec->layout.max_chunks_per_segment == 1;
+    return dec->layout.num_chunks <= HUFF_GROUP || chunks_are_segments(dec);
 }
 
 /* The slot hypotheses of kernels/jpeg_huffman_hyp.h: a guessed start state for every chunk. */
