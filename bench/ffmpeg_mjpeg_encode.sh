@@ -13,8 +13,11 @@
 #                    filter: every encode reads the same device frame in place,
 #                    so neither decoding nor uploading is timed;
 #   software frames: repeated in host memory by loop (each encode uploads it).
-# Each row runs twice, N1 = N2 / 8 and N2 frames; fps = (N2 - N1) / (rtime2 - rtime1)
-# (-benchmark's rtime), which leaves out start-up (CUDA context, kernels).
+# Each row runs once untimed (N1 frames: the GPU's clocks ramp up; the first row
+# measured cold came out a third slower than the same encode later), then three
+# times twice, N1 = N2 / 8 and N2 frames; fps = (N2 - N1) / (rtime2 - rtime1)
+# (-benchmark's rtime), which leaves out start-up (CUDA context, kernels); the
+# median of the three is printed.
 # BENCH_HW=opencl: OpenCL frames and device instead of CUDA.
 # Prints: NAME FRAMES fps BYTES_PER_FRAME. BENCH_N (default 3200): N2 of the GPU
 # rows (software frames: N2 / 4, the native encoder: N2 / 20).
@@ -46,13 +49,21 @@ rtime() {
 run() {
     name=$1 n1=$2 n2=$3 tail=$4
     shift 4
-    t1=$(rtime "$n1" "$tail" "$@")
-    t2=$(rtime "$n2" "$tail" "$@")
+    rtime "$n1" "$tail" "$@" > /dev/null
+    fps=
+    for i in 1 2 3; do
+        t1=$(rtime "$n1" "$tail" "$@")
+        t2=$(rtime "$n2" "$tail" "$@")
+        fps="$fps $(awk -v n1="$n1" -v n2="$n2" -v t1="$t1" -v t2="$t2" \
+                    'BEGIN { print (t1 > 0 && t2 > t1) ? (n2 - n1) / (t2 - t1) : 0 }')"
+    done
     # the size of 5 packets, written apart from the timed runs
     size=0
     ff 5 "$tail" "$@" -f mjpeg -y "$work/out.mjpeg" && size=$(($(wc -c < "$work/out.mjpeg") / 5))
-    awk -v n="$name" -v n1="$n1" -v n2="$n2" -v t1="$t1" -v t2="$t2" -v s="$size" \
-        'BEGIN { if (t1 > 0 && t2 > t1) printf "%-44s %6d frames %8.1f fps %9d bytes/frame\n", n, n2, (n2 - n1) / (t2 - t1), s;
+    # shellcheck disable=SC2086 # one word per run
+    median=$(printf '%s\n' $fps | sort -g | sed -n 2p)
+    awk -v n="$name" -v n2="$n2" -v f="$median" -v all="$fps" -v s="$size" \
+        'BEGIN { if (f > 0) printf "%-44s %6d frames %8.1f fps %9d bytes/frame (runs:%s)\n", n, n2, f, s, all;
                  else printf "%-44s failed\n", n }'
 }
 

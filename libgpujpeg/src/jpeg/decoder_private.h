@@ -26,9 +26,12 @@
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
 /* Restart-rich scans decode one thread per segment from this many segments of at most
- * this many bits (decode_entropy.c restart_direct()). */
+ * this many bits (decode_entropy.c restart_direct()). One thread decodes a segment
+ * serially, so longer segments lose to chunked decoding: on an H200, 4K 4:2:0 q90
+ * with a marker every 8 MCUs (3.4 Kbit) decodes 3% faster directly, every 30 MCUs
+ * (12.6 Kbit) 2.5x slower (doc/benchmarks.md, fifth session). */
 #define DIRECT_MIN_SEGMENTS 256
-#define DIRECT_MAX_SEGMENT_BITS (24 * 1024)
+#define DIRECT_MAX_SEGMENT_BITS 4096
 /* Synchronisation rounds (first pass included) queued at most; GJ_SYNC_ROUNDS sets
  * the rounds after the first pass, for tests of gj_huff_sync_finish and tuning. */
 #define SYNC_MAX_ROUNDS 8

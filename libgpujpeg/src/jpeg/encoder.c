@@ -180,32 +180,47 @@ static int bind_device_input(gj_jpeg_encoder *enc, const gj_frame *in, int nb_pl
 }
 
 /*
- * Packed RGB: converted into full-size component planes first (one conversion
- * per pixel); the blocks then read those planes, downsampled as the components
- * of packed input are (the factors and padding rows stay those of the picture).
+ * Packed RGB: each component converted and downsampled into a plane of its own
+ * first (gj_jpeg_enc_rgb_to_plane), its whole MCU columns wide and as many rows
+ * as it has before the bottom padding repeats the last; the blocks then read
+ * those planes as they would planar input that needs no downsampling.
  */
 static int convert_packed_input(gj_jpeg_encoder *enc, gj_karg *planes)
 {
     gj_enc_params *p = &enc->params;
-    uint64_t n = (uint64_t)p->width * p->height;
-    gj_karg a[9];
+    uint64_t offset = (uint64_t)p->plane_offset_hi[0] << 32 | p->plane_offset_lo[0], sizes[3], total = 0;
+    gj_karg a[13];
     int c, ret;
 
-    if ((ret = ensure(enc, BUF_YCC, n * p->num_components)) < 0)
-        return ret;
-    a[0] = planes[0], a[1] = GJ_ARG_U64((uint64_t)p->plane_offset_hi[0] << 32 | p->plane_offset_lo[0]);
-    a[2] = GJ_ARG_U32(p->pitch[0]), a[3] = GJ_ARG_U32(p->width), a[4] = GJ_ARG_U32(p->height);
-    a[5] = GJ_ARG_U32(p->pixel_bytes), a[6] = GJ_ARG_U32(p->chan_r | p->chan_g << 8 | p->chan_b << 16);
-    a[7] = GJ_ARG_U32(p->num_components), a[8] = arg_buf(enc, BUF_YCC);
-    if ((ret = launch(enc, "gj_jpeg_enc_rgb_to_ycc", n, GJ_PREFIX_GROUP, a, 9)) < 0)
-        return ret;
-    p->layout = GJ_ENC_IN_PLANES;
     for (c = 0; c < (int)p->num_components; c++) {
-        p->comp[c].plane = (gj_u32)c;
-        p->pitch[c] = p->width;
-        set_offset(p, c, n * (uint64_t)c);
-        planes[c] = arg_buf(enc, BUF_YCC);
+        gj_enc_component *cp = &p->comp[c];
+        sizes[c] = (uint64_t)p->mcus_x * cp->h * 8 * (cp->last_row + 1);
+        total += (sizes[c] + 15) & ~(uint64_t)15;
     }
+    if ((ret = ensure(enc, BUF_YCC, total)) < 0)
+        return ret;
+    a[0] = planes[0], a[1] = GJ_ARG_U64(offset), a[2] = GJ_ARG_U32(p->pitch[0]), a[3] = GJ_ARG_U32(p->width);
+    a[4] = GJ_ARG_U32(p->height), a[5] = GJ_ARG_U32(p->pixel_bytes);
+    a[6] = GJ_ARG_U32(p->chan_r | p->chan_g << 8 | p->chan_b << 16), a[11] = arg_buf(enc, BUF_YCC);
+    for (c = 0, total = 0; c < (int)p->num_components; c++) {
+        gj_enc_component *cp = &p->comp[c];
+        gj_u32 out_w = p->mcus_x * cp->h * 8;
+
+        a[7] = GJ_ARG_U32(cp->factor_x | cp->factor_y << 8 | (gj_u32)c << 16);
+        a[8] = GJ_ARG_U32(cp->last_row), a[9] = GJ_ARG_U32(out_w), a[10] = GJ_ARG_U32(cp->last_row + 1);
+        a[12] = GJ_ARG_U64(total);
+        if ((ret = launch(enc, "gj_jpeg_enc_rgb_to_plane", sizes[c], GJ_PREFIX_GROUP, a, 13)) < 0)
+            return ret;
+        cp->plane = (gj_u32)c;
+        cp->factor_x = cp->factor_y = 1;
+        cp->src_w = out_w;
+        cp->src_h = cp->last_row + 1;
+        p->pitch[c] = out_w;
+        set_offset(p, c, total);
+        planes[c] = arg_buf(enc, BUF_YCC);
+        total += (sizes[c] + 15) & ~(uint64_t)15;
+    }
+    p->layout = GJ_ENC_IN_PLANES;
     return 0;
 }
 

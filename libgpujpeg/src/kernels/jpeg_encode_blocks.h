@@ -55,7 +55,7 @@ GJ_FUNC gj_u32 gj_enc_block_source(GJ_GLOBAL const gj_enc_params *p, gj_u32 k, g
  * memory, quantises that column and stores it. masks[2k], masks[2k + 1]: the
  * low and high words of block k's map of non-zero AC coefficients (bit = zig-zag
  * index), which lets the Huffman kernels skip the zeros. The input is planar
- * (packed RGB went through gj_jpeg_enc_rgb_to_ycc); plane c feeds component c.
+ * (packed RGB went through gj_jpeg_enc_rgb_to_plane); plane c feeds component c.
  */
 GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane0,
                            GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2,
