@@ -162,6 +162,10 @@ configure_flags() {
     echo --enable-decoder=mjpeg,mjpeg_gpujpeg,mjpeg_cuvid,rawvideo,wrapped_avframe
     echo --enable-decoder=jpeg2000,jpeg2000_gpujpeg --enable-encoder=jpeg2000
     echo --enable-encoder=mjpeg,rawvideo,wrapped_avframe,ppm
+    # HAP: ours (hap_gpujpeg) and FFmpeg's encoder (snappy) and decoder, in QuickTime files;
+    # split/hflip/alphamerge give the alpha tests' inputs a varying alpha (gpujpeg_hap_inputs.sh)
+    echo --enable-encoder=hap_gpujpeg --enable-decoder=hap --enable-filter=split,hflip,alphamerge
+    grep -q '^#define HAVE_SNAPPY 1' "$builddir/config.h" && echo --enable-libsnappy --enable-encoder=hap
     echo --enable-hwaccel=mjpeg_gpujpeg_cuda,mjpeg_gpujpeg_opencl,mjpeg_nvdec
     echo --enable-parser=mjpeg,jpeg2000
     echo --enable-demuxer=avi,mjpeg,image2,rawvideo,mov,mxf

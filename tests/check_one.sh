@@ -34,6 +34,9 @@
 #   fate         FILE is a FATE test name of FFmpeg's build tree (GJ_FFMPEG_BUILD)
 #   ffmpeg       FILE is a FATE input clip: mjpeg_gpujpeg and the hwaccel output
 #                equal tests/tools/jpeg_raw_decode's, frame by frame
+#   ffmpeg-enc   FILE holds the encoder FATE clips (tests/ffmpeg/fate_enc_truth.sh)
+#   ffmpeg-hap   FILE holds the HAP FATE clips: hap_gpujpeg's files, decoded by
+#                FFmpeg's hap decoder, equal gpujpeg dxt's blocks (fate_truth_hap.sh)
 #   dxt          FILE names a DXT test (tests/dxt_check.sh)
 #   j2k          FILE names a JPEG 2000 test (tests/j2k_check.sh)
 #   j2kconf      FILE is a JPEG 2000 conformance codestream (tests/j2k_conformance.sh)
@@ -344,6 +347,14 @@ ffmpeg-enc)
     sh "$(dirname "$0")/ffmpeg/fate_enc_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$device" \
         "$tools/jpeg_ycc_encode" > "$tmp/truth.log" 2>&1
     truth_verdict ffmpeg-enc/ pass
+    ;;
+ffmpeg-hap)
+    # FILE holds the HAP FATE tests' raw clips: FFmpeg's hap decoder reads gpujpeg dxt's blocks
+    hwaccel=opencl
+    [ "$device" = cuda ] && hwaccel=cuda
+    sh "$(dirname "$0")/ffmpeg/fate_truth_hap.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$gpujpeg" "$device" "$hwaccel" \
+        > "$tmp/truth.log" 2>&1
+    truth_verdict ffmpeg-hap/ "equal gpujpeg dxt's blocks"
     ;;
 fuzz)
     seconds=${GJ_FUZZ_SECONDS:-60}

@@ -42,8 +42,9 @@ ffbuild=$GJ_FFMPEG_BUILD
 make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ffbuild" "$@"; }
 # The FATE inputs are generated once, before the tests run in parallel.
 if [ -x "$ffbuild/ffmpeg" ] &&
-   ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp tests/data/gpujpeg-j2k/.stamp > /dev/null; then
-    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh, gpujpeg_j2k_inputs.sh)"
+   ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp tests/data/gpujpeg-j2k/.stamp \
+       tests/data/gpujpeg-hap/.stamp > /dev/null; then
+    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh, gpujpeg_j2k_inputs.sh, gpujpeg_hap_inputs.sh)"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
@@ -120,6 +121,7 @@ list_tests() {
             echo "ffmpeg $ffbuild/tests/data/gpujpeg-j2k/$clip"
         done
         echo "ffmpeg-enc $ffbuild/tests/data/gpujpeg-enc"
+        echo "ffmpeg-hap $ffbuild/tests/data/gpujpeg-hap"
     else
         echo "ffmpeg not-built"
     fi

@@ -1,7 +1,8 @@
 /*
- * libgpujpeg glue shared by the mjpeg_gpujpeg and jpeg2000_gpujpeg decoders and
- * the mjpeg hwaccel: log routing, devices from FFmpeg's hardware contexts,
- * decoding into AVFrames.
+ * libgpujpeg glue shared by the mjpeg_gpujpeg and jpeg2000_gpujpeg decoders, the
+ * mjpeg_gpujpeg and hap_gpujpeg encoders and the mjpeg hwaccel: log routing,
+ * devices from FFmpeg's hardware contexts, decoding into AVFrames, the input
+ * frames of encoders.
  */
 
 #include "config.h"
@@ -320,5 +321,48 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
         frame->color_range = AVCOL_RANGE_JPEG;
     if (out.decode_error_flags)
         frame->decode_error_flags |= FF_DECODE_ERROR_CONCEALMENT_ACTIVE;
+    return 0;
+}
+
+int ff_gpujpeg_encoder_format(AVCodecContext *avctx, enum AVPixelFormat *sw_format,
+                              AVBufferRef **device_ref)
+{
+    *sw_format  = avctx->pix_fmt;
+    *device_ref = avctx->hw_device_ctx;
+    if (avctx->pix_fmt == AV_PIX_FMT_CUDA || avctx->pix_fmt == AV_PIX_FMT_OPENCL) {
+        AVHWFramesContext *frames;
+        if (!avctx->hw_frames_ctx) {
+            av_log(avctx, AV_LOG_ERROR, "%s frames need a hardware frames context\n",
+                   av_get_pix_fmt_name(avctx->pix_fmt));
+            return AVERROR(EINVAL);
+        }
+        frames      = (AVHWFramesContext *)avctx->hw_frames_ctx->data;
+        *sw_format  = frames->sw_format;
+        *device_ref = frames->device_ref;
+    }
+    return 0;
+}
+
+int ff_gpujpeg_encoder_frame(void *logctx, GJDecodeContext *c, const AVFrame *frame, gj_frame *f)
+{
+    int ret;
+
+    if ((ret = gj_frame_from_av(f, frame)) < 0) {
+        av_log(logctx, AV_LOG_ERROR, "%s frames cannot be encoded\n", av_get_pix_fmt_name(frame->format));
+        return ret;
+    }
+    if (f->memory != GJ_MEMORY_HOST && f->memory != gj_device_memory(c->dev)) {
+        av_log(logctx, AV_LOG_ERROR, "the hardware frames do not belong to the encoding device (%s)\n",
+               gj_device_name(c->dev));
+        return AVERROR(EINVAL);
+    }
+#if CONFIG_OPENCL
+    /* images: copied into the staging buffer on the device's queue, which the
+     * encoder's kernels then read in order */
+    if (f->memory == GJ_MEMORY_OPENCL &&
+        ((ret = ff_gpujpeg_cl_stage(logctx, c, f)) < 0 ||
+         (ret = ff_gpujpeg_cl_copy(logctx, c, f, frame, 0)) < 0))
+        return ret;
+#endif
     return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * What the libgpujpeg codecs (libgpujpegdec.c: JPEG and JPEG 2000 decoders,
- * libgpujpegenc.c) and the mjpeg hwaccel (gpujpeg_mjpeg.c) share: log routing,
+ * libgpujpegenc.c and libgpujpeghapenc.c: MJPEG and HAP encoders) and the mjpeg hwaccel (gpujpeg_mjpeg.c) share: log routing,
  * devices made from FFmpeg's hardware contexts, OpenCL staging buffers, and
  * decoding one picture into an AVFrame wherever its planes live.
  */
@@ -52,6 +52,22 @@ int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device
 int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f);
 int ff_gpujpeg_cl_copy(void *logctx, GJDecodeContext *c, const gj_frame *f,
                        const AVFrame *frame, int to_frame);
+
+/**
+ * For encoders: the software format of avctx's frames (the pool's sw_format
+ * for CUDA and OpenCL frames, which need avctx->hw_frames_ctx) and the
+ * hardware device they or avctx->hw_device_ctx belong to (NULL: none; then
+ * the encoder makes its own from its gpu_device option).
+ */
+int ff_gpujpeg_encoder_format(AVCodecContext *avctx, enum AVPixelFormat *sw_format,
+                              AVBufferRef **device_ref);
+
+/**
+ * For encoders: f describes frame's picture in host memory or in c's device
+ * memory; OpenCL images are copied into c->cl_staging on c->cl_queue, which
+ * the library's kernels then read in order. Logs what is wrong with frame.
+ */
+int ff_gpujpeg_encoder_frame(void *logctx, GJDecodeContext *c, const AVFrame *frame, gj_frame *f);
 
 /**
  * Creates the decoder of codec (AV_CODEC_ID_MJPEG or AV_CODEC_ID_JPEG2000) on

@@ -123,22 +123,13 @@ static int check_range(AVCodecContext *avctx, const AVPixFmtDescriptor *desc, en
 static av_cold int gpujpeg_encode_init(AVCodecContext *avctx)
 {
     GJEncoderContext *ctx = avctx->priv_data;
-    enum AVPixelFormat sw = avctx->pix_fmt;
-    AVBufferRef *device_ref = NULL;
+    enum AVPixelFormat sw;
+    AVBufferRef *device_ref;
     const AVPixFmtDescriptor *desc;
     int i, ret;
 
-    if (sw == AV_PIX_FMT_CUDA || sw == AV_PIX_FMT_OPENCL) {
-        if (!avctx->hw_frames_ctx) {
-            av_log(avctx, AV_LOG_ERROR, "%s frames need a hardware frames context\n",
-                   av_get_pix_fmt_name(sw));
-            return AVERROR(EINVAL);
-        }
-        sw         = ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->sw_format;
-        device_ref = ((AVHWFramesContext *)avctx->hw_frames_ctx->data)->device_ref;
-    } else if (avctx->hw_device_ctx) {
-        device_ref = avctx->hw_device_ctx;
-    }
+    if ((ret = ff_gpujpeg_encoder_format(avctx, &sw, &device_ref)) < 0)
+        return ret;
     for (i = 0; i < FF_ARRAY_ELEMS(sw_formats) && sw_formats[i] != sw; i++)
         ;
     if (i == FF_ARRAY_ELEMS(sw_formats)) {
@@ -209,23 +200,8 @@ static int gpujpeg_encode_frame(AVCodecContext *avctx, AVPacket *pkt,
     gj_frame in;
     int ret;
 
-    if ((ret = gj_frame_from_av(&in, frame)) < 0) {
-        av_log(avctx, AV_LOG_ERROR, "%s frames cannot be encoded\n", av_get_pix_fmt_name(frame->format));
+    if ((ret = ff_gpujpeg_encoder_frame(avctx, &ctx->gj, frame, &in)) < 0)
         return ret;
-    }
-    if (in.memory != GJ_MEMORY_HOST && in.memory != gj_device_memory(ctx->gj.dev)) {
-        av_log(avctx, AV_LOG_ERROR, "the hardware frames do not belong to the encoding device (%s)\n",
-               gj_device_name(ctx->gj.dev));
-        return AVERROR(EINVAL);
-    }
-#if CONFIG_OPENCL
-    /* images: copied into the staging buffer on the device's queue, which the
-     * encoder's kernels then read in order */
-    if (in.memory == GJ_MEMORY_OPENCL &&
-        ((ret = ff_gpujpeg_cl_stage(avctx, &ctx->gj, &in)) < 0 ||
-         (ret = ff_gpujpeg_cl_copy(avctx, &ctx->gj, &in, frame, 0)) < 0))
-        return ret;
-#endif
     /* CUDA frames: read in place, on the device context's stream (after its uploads) */
     if ((ret = gj_jpeg_encode(ctx->enc, &in, &ctx->params, &ctx->jpeg)) < 0)
         return ff_gpujpeg_error(avctx, ret, "JPEG encoding failed");

@@ -103,6 +103,7 @@ FATE_GPUJPEG-$(call ALLYES, $(GPUJPEG_ENC_DEPS) HWUPLOAD_FILTER) += $(FATE_GPUJP
 $(FATE_GPUJPEG_ENC) $(FATE_GPUJPEG_ENCHW): $(GPUJPEG_ENC_DATA)/.stamp
 
 include $(SRC_PATH)/tests/fate/gpujpeg_j2k.mak
+include $(SRC_PATH)/tests/fate/gpujpeg_hap.mak
 
 $(FATE_GPUJPEG-yes): $(GPUJPEG_DATA)/.stamp
 FATE_FFMPEG += $(FATE_GPUJPEG-yes)
