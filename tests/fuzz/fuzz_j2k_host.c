@@ -34,7 +34,7 @@ static void check_layout(const j2k_layout *l)
         REQUIRE((uint32_t)c->width * c->height <= 4096);
         REQUIRE(c->width <= c->stride);
         REQUIRE(inside(c->coef_offset, c->stride, c->width, c->height, l->coef_count));
-        REQUIRE((uint64_t)c->flags_offset + (uint64_t)c->width * ((c->height + 3u) & ~3u) <= l->flags_count);
+        REQUIRE(GJ_J2K_T1_WORDS_OF(c->width, c->height) <= GJ_J2K_T1_WORDS);
         REQUIRE(c->planes <= 30 && c->roi_shift <= 30);
         REQUIRE((uint64_t)c->seg_first + c->seg_count <= l->nb_segments);
         for (uint32_t s = 0; s < c->seg_count; s++)

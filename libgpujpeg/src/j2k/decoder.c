@@ -21,7 +21,7 @@ struct gj_j2k_decoder {
     int max_layers;
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
-    gj_buffer cblks, segments, data, coef, tmp, flags, jobs, out_tiles, out_params, palette;
+    gj_buffer cblks, segments, data, coef, tmp, jobs, out_tiles, out_params, palette;
     gj_frame staging;           /* device picture for host-memory output */
 };
 
@@ -41,16 +41,16 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
 {
     gj_j2k_decoder *dec;
-    gj_buffer *bufs[10];
+    gj_buffer *bufs[9];
 
     if (!pdec || !*pdec)
         return;
     dec = *pdec;
     dec->dev->ops->finish(dec->dev);
     bufs[0] = &dec->cblks; bufs[1] = &dec->segments; bufs[2] = &dec->data;
-    bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->flags;
-    bufs[6] = &dec->jobs; bufs[7] = &dec->out_tiles; bufs[8] = &dec->out_params; bufs[9] = &dec->palette;
-    for (int i = 0; i < 10; i++)
+    bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->jobs;
+    bufs[6] = &dec->out_tiles; bufs[7] = &dec->out_params; bufs[8] = &dec->palette;
+    for (int i = 0; i < 9; i++)
         if (bufs[i]->handle)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
     gj_frame_unref(&dec->staging);
@@ -102,14 +102,15 @@ static int run_transforms(gj_j2k_decoder *dec)
         (ret = upload_table(dev, &dec->data, l->data, l->data_size, 1)) < 0 ||
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * 4)) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->flags, l->flags_count * 2)) < 0)
+        (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0)
         return ret;
     if (l->nb_cblks) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
-                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->flags) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", groups((uint64_t)l->nb_cblks * GJ_J2K_T1_LANES),
-                                 J2K_GROUP, a, 6)) < 0)
+                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef) };
+        size_t t1_groups = (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
+
+        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", t1_groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS,
+                                 a, 5)) < 0)
             return ret;
     }
     for (size_t i = 0; i < l->nb_passes; i++) {

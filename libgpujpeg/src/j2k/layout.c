@@ -59,10 +59,8 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
     d->stride = stride;
     d->width = (gj_u16)(cb->x1 - cb->x0);
     d->height = (gj_u16)(cb->y1 - cb->y0);
-    d->flags_offset = (gj_u32)l->flags_count;
-    l->flags_count += (size_t)d->width * ((d->height + 3u) & ~3u);
-    if (l->flags_count > UINT32_MAX)
-        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^32 code-block samples");
+    if (GJ_J2K_T1_WORDS_OF(d->width, d->height) > GJ_J2K_T1_WORDS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: a %ux%u code-block", d->width, d->height);
     d->orientation = (gj_u8)band->orientation;
     d->style = (gj_u8)comp->coding.cblk_style;
     d->roi_shift = (gj_u8)comp->roi_shift;
@@ -315,7 +313,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
 
 void j2k_layout_reset(j2k_layout *l)
 {
-    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->flags_count = 0;
+    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = 0;
     l->nb_jobs = l->nb_passes = l->nb_out_tiles = l->nb_plane_jobs = 0;
     l->out_threads = 0;
 }

@@ -28,7 +28,6 @@ typedef struct j2k_layout {
     uint8_t *data;
     size_t data_size, data_cap;
     size_t coef_count;              /* coefficients of every tile-component, at the decoded size */
-    size_t flags_count;             /* T1's state words of every code-block */
     gj_j2k_dwt_job *jobs;
     size_t nb_jobs, jobs_cap;
     j2k_dwt_pass *passes;

@@ -82,7 +82,7 @@ GJ_FUNC void gj_j2k_mq_init(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 st
 }
 
 /* C.3.2 DECODE with the exchanges (C.3.3) and RENORMD (C.3.3). */
-GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u8 *ctx)
+GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u8 *ctx)
 {
     gj_u32 s = GJ_MQ_STATE(*ctx), mps = GJ_MQ_MPS(*ctx);
     gj_u32 qe = gj_j2k_mq_qe[s], next = gj_j2k_mq_next[s];

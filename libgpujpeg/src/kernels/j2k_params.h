@@ -7,8 +7,16 @@
 
 #include "common.h"
 
-/* Threads per code-block in T1 (j2k_t1.h): a warp. */
+/* Threads per code-block in T1 (j2k_t1.h): a warp; code-blocks per work-group. */
 #define GJ_J2K_T1_LANES 32
+#define GJ_J2K_T1_BLOCKS 2
+/*
+ * T1's state words per code-block: one per column of a stripe of 4 rows, plus a
+ * column on either side. Code-blocks of at most 4096 samples, neither side above
+ * 1024 (A.6.1), need at most 1024 / 4 * (4 + 2).
+ */
+#define GJ_J2K_T1_WORDS 1536
+#define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 2u))
 
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
 #define GJ_J2K_BYPASS  0x01u
@@ -34,7 +42,6 @@ typedef struct gj_j2k_cblk {
     gj_u32 seg_first;
     gj_u32 coef_offset;
     gj_u32 stride;
-    gj_u32 flags_offset;        /* T1's state words: width x height rounded up to stripes of 4 */
     gj_u16 width, height;
     gj_u16 seg_count, passes;
     gj_u8 orientation;          /* 0 LL, 1 HL, 2 LH, 3 HH */
