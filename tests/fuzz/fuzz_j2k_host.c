@@ -43,19 +43,24 @@ static void check_layout(const j2k_layout *l)
     }
     for (size_t p = 0; p < l->nb_passes; p++) {
         const j2k_dwt_pass *pass = &l->passes[p];
-        uint64_t threads = 0;
+        uint64_t threads = 0, lines = 0;
 
         REQUIRE((uint64_t)pass->first + pass->count <= l->nb_jobs);
+        REQUIRE(!l->dwt_in_place || pass->max_line <= GJ_J2K_DWT_LINE);
         for (uint32_t k = 0; k < pass->count; k++) {
             const gj_j2k_dwt_job *j = &l->jobs[pass->first + k];
 
             REQUIRE(j->thread_first == threads);
+            REQUIRE(j->line_first == lines);
+            REQUIRE((j->vertical ? j->height : j->width) <= pass->max_line);
             REQUIRE(j->width <= j->stride);
             REQUIRE(inside(j->offset, j->stride, j->width, j->height, l->coef_count));
             REQUIRE(j->low_count <= (j->vertical ? j->height : j->width));
             threads += (uint64_t)j->width * j->height;
+            lines += j->vertical ? j->width : j->height;
         }
         REQUIRE(threads == pass->threads);
+        REQUIRE(lines == pass->lines);
     }
     for (size_t t = 0; t < l->nb_out_tiles; t++) {
         const gj_j2k_out_tile *o = &l->out_tiles[t];

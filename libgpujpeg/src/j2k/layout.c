@@ -103,7 +103,7 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 
 /* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
 static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
-                       int vertical, uint64_t *threads)
+                       int vertical, j2k_dwt_pass *pass)
 {
     const j2k_resolution *res = &tc->res[r], *low = &tc->res[r - 1];
     gj_j2k_dwt_job *j;
@@ -114,7 +114,8 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     if ((ret = GROW(l, jobs, nb_jobs, jobs_cap, 1)) < 0)
         return ret;
     j = &l->jobs[l->nb_jobs++];
-    j->thread_first = (gj_u32)*threads;
+    j->thread_first = (gj_u32)pass->threads;
+    j->line_first = (gj_u32)pass->lines;
     j->offset = offset;
     j->stride = stride;
     j->width = (gj_u32)(res->x1 - res->x0);
@@ -122,7 +123,9 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->low_count = (gj_u32)(vertical ? low->y1 - low->y0 : low->x1 - low->x0);
     j->parity = (gj_u32)((vertical ? res->y0 : res->x0) & 1);
     j->vertical = (gj_u32)vertical;
-    *threads += (uint64_t)j->width * j->height;
+    pass->threads += (uint64_t)j->width * j->height;
+    pass->lines += vertical ? j->width : j->height;
+    pass->max_line = gj_max(pass->max_line, vertical ? j->height : j->width);
     return 0;
 }
 
@@ -142,7 +145,8 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
     for (int it = 0; it < max_levels; it++)
         for (int vertical = 0; vertical < 2; vertical++)
             for (int irreversible = 0; irreversible < 2; irreversible++) {
-                j2k_dwt_pass pass = { (uint32_t)l->nb_jobs, 0, 0, irreversible, vertical };
+                j2k_dwt_pass pass = { .first = (uint32_t)l->nb_jobs, .irreversible = irreversible,
+                                      .vertical = vertical };
 
                 for (int t = 0; t < nb_tiles; t++)
                     for (int c = 0; c < s->nb_comps; c++) {
@@ -156,7 +160,7 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
                         if ((ret = add_dwt_job(l, tc, r, offsets[t * s->nb_comps + c],
                                                (uint32_t)(tc->res[top].x1 - tc->res[top].x0), vertical,
-                                               &pass.threads)) < 0)
+                                               &pass)) < 0)
                             return ret;
                     }
                 pass.count = (uint32_t)(l->nb_jobs - pass.first);
@@ -165,6 +169,8 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                 if ((ret = GROW(l, passes, nb_passes, passes_cap, 1)) < 0)
                     return ret;
                 l->passes[l->nb_passes++] = pass;
+                if (pass.max_line > GJ_J2K_DWT_LINE)
+                    l->dwt_in_place = 0;
             }
     return 0;
 }
@@ -315,6 +321,7 @@ void j2k_layout_reset(j2k_layout *l)
 {
     l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = 0;
     l->nb_jobs = l->nb_passes = l->nb_out_tiles = l->nb_plane_jobs = 0;
+    l->dwt_in_place = 1;
     l->out_threads = 0;
 }
 

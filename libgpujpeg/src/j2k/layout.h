@@ -12,10 +12,12 @@
 #include "j2k/tile.h"
 #include "kernels/j2k_params.h"
 
-/* One launch of the IDWT: jobs [first, first + count) in one direction, one filter. */
+/* One step of the IDWT: jobs [first, first + count) in one direction, one filter. */
 typedef struct j2k_dwt_pass {
     uint32_t first, count;
-    uint64_t threads;
+    uint64_t threads;               /* samples */
+    uint64_t lines;
+    uint32_t max_line;              /* samples of its longest line */
     int irreversible;
     int vertical;
 } j2k_dwt_pass;
@@ -32,6 +34,7 @@ typedef struct j2k_layout {
     size_t nb_jobs, jobs_cap;
     j2k_dwt_pass *passes;
     size_t nb_passes, passes_cap;
+    int dwt_in_place;               /* every line fits gj_j2k_idwt_lines: no second buffer */
     gj_j2k_out_tile *out_tiles;     /* interleaved output: every component of a pixel at once */
     size_t nb_out_tiles, out_tiles_cap;
     uint64_t out_threads;

@@ -54,10 +54,13 @@ typedef struct gj_j2k_cblk {
 
 /*
  * One 1-D inverse transform step over a w x h region of a tile-component's
- * coefficients (j2k_dwt.h). thread_first: this job's first thread in the launch.
+ * coefficients (j2k_dwt.h). thread_first: this job's first thread in a launch of
+ * one thread per sample; line_first: its first work-group in a launch of one
+ * work-group per line (rows of a horizontal step, columns of a vertical one).
  */
 typedef struct gj_j2k_dwt_job {
     gj_u32 thread_first;
+    gj_u32 line_first;
     gj_u32 offset;              /* the region's top-left coefficient */
     gj_u32 stride;
     gj_u32 width, height;
@@ -65,6 +68,13 @@ typedef struct gj_j2k_dwt_job {
     gj_u32 parity;              /* the first sample's coordinate is odd */
     gj_u32 vertical;
 } gj_j2k_dwt_job;
+
+/*
+ * The in-place IDWT (gj_j2k_idwt_lines) holds a whole line in local memory: lines
+ * up to this many samples; pictures with longer ones take the two-buffer kernels.
+ */
+#define GJ_J2K_DWT_LINE 8192
+#define GJ_J2K_DWT_GROUP 128
 
 /* One tile's component planes for the output stage (j2k_output.h). */
 #define GJ_J2K_MAX_OUT_COMPS 4
