@@ -118,13 +118,18 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LO
         }
     }
     *ctx = (gj_u8)(s | mps << 7);
-    do {
+    /* RENORMD: shift until A reaches 0x8000, as many bits at once as C holds. */
+    for (gj_u32 n = gj_clz64(m->a) - 48u; n;) {
+        gj_u32 k;
+
         if (m->ct == 0)
             gj_j2k_mq_bytein(m, data);
-        m->a <<= 1;
-        m->c <<= 1;
-        m->ct--;
-    } while (!(m->a & 0x8000u));
+        k = gj_min(n, (gj_u32)m->ct);
+        m->a <<= k;
+        m->c <<= k;
+        m->ct -= (gj_i32)k;
+        n -= k;
+    }
     return d;
 }
 
