@@ -96,7 +96,7 @@ static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
                     GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(&dec->coef) };
 
-    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->lines, GJ_J2K_DWT_GROUP, a, 5);
+    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 5);
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */

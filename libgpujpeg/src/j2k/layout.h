@@ -16,7 +16,7 @@
 typedef struct j2k_dwt_pass {
     uint32_t first, count;
     uint64_t threads;               /* samples */
-    uint64_t lines;
+    uint64_t groups;                /* work-groups of gj_j2k_idwt_lines */
     uint32_t max_line;              /* samples of its longest line */
     int irreversible;
     int vertical;

@@ -5,8 +5,8 @@
  * samples first) into sample order, with the 9/7 scaling step (F.3.8.2 steps 1-2)
  * and the single-sample rule of F.3.7, then the lifting steps (F-6, F-7) on the
  * odd or even samples, with symmetric extension (F.3.7) at both ends:
- *  - gj_j2k_idwt_lines: one work-group per line, the line in local memory, the
- *    result written back in place;
+ *  - gj_j2k_idwt_lines: one work-group per row, or per few adjacent columns, the
+ *    lines in local memory, the result written back in place;
  *  - for lines longer than GJ_J2K_DWT_LINE, one thread per sample and launch per
  *    stage: gj_j2k_idwt_interleave into a second buffer, gj_j2k_idwt_lift there.
  * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
@@ -153,15 +153,17 @@ GJ_KERNEL gj_j2k_idwt_lift(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, g
 }
 
 /*
- * One work-group per line of the jobs [first, first + count): the line is read in
- * sub-band order into local memory, lifted there (every lane a few samples, a
- * barrier between steps) and written back over itself in sample order.
+ * One work-group per `lines` lines of the jobs [first, first + count): the lines
+ * are read in sub-band order into local memory (sample i of line c at
+ * i * lines + c, so that neighbouring lanes take neighbouring columns), lifted
+ * there (every lane a few samples, a barrier between steps) and written back over
+ * themselves in sample order.
  */
 GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count,
                             gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf)
 {
     GJ_LOCAL_DECL gj_i32 line[GJ_J2K_DWT_LINE];
-    gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), start, step, l;
+    gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), start, step, across, lines, total;
     gj_u32 lift_first = irreversible ? GJ_J2K_LIFT_97_DELTA : GJ_J2K_LIFT_53_EVEN;
     gj_u32 lift_last = irreversible ? GJ_J2K_LIFT_97_ALPHA : GJ_J2K_LIFT_53_ODD;
     GJ_GLOBAL const gj_j2k_dwt_job *j;
@@ -169,27 +171,36 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
 
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + 1, sizeof(gj_j2k_dwt_job) / 4, count, g)];
-    l = g - j->line_first;
     n = (gj_i32)(j->vertical ? j->height : j->width);
     step = j->vertical ? j->stride : 1u;
-    start = j->offset + (j->vertical ? l : l * j->stride);
-    if (n > GJ_J2K_DWT_LINE)
+    across = (g - j->group_first) * j->lines;    /* the first line's index across the direction */
+    lines = gj_min(j->lines, (j->vertical ? j->width : j->height) - across);
+    start = j->offset + (j->vertical ? across : across * j->stride);
+    total = (gj_u32)n * lines;
+    if (total > GJ_J2K_DWT_LINE)
         return;     /* the host takes the two-buffer kernels for such lines */
-    for (gj_i32 i = (gj_i32)lid; i < n; i += (gj_i32)size) {
-        gj_u32 high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
+    for (gj_u32 k = lid; k < total; k += size) {
+        gj_i32 i = (gj_i32)(k / lines);
+        gj_u32 c = k % lines, high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
+        gj_u32 from = (gj_u32)gj_j2k_subband_index(i, j->parity, j->low_count, high);
 
-        line[i] = gj_j2k_interleaved_value(buf[start + (gj_u32)gj_j2k_subband_index(i, j->parity, j->low_count, high) * step],
-                                           high, n, irreversible);
+        line[k] = gj_j2k_interleaved_value(buf[start + c * (j->vertical ? 1u : j->stride) + from * step], high, n,
+                                           irreversible);
     }
     gj_barrier();
     for (gj_u32 lift = lift_first; n > 1 && lift <= lift_last; lift++) {
-        for (gj_i32 i = (gj_i32)lid; i < n; i += (gj_i32)size)
+        for (gj_u32 k = lid; k < total; k += size) {
+            gj_i32 i = (gj_i32)(k / lines);
+            gj_u32 c = k % lines;
+
             if (((gj_u32)(i + (gj_i32)j->parity) & 1u) == (lift & 1u))
-                line[i] = gj_j2k_lifted(lift, line[i], line[gj_j2k_mirror(i - 1, n)], line[gj_j2k_mirror(i + 1, n)]);
+                line[k] = gj_j2k_lifted(lift, line[k], line[(gj_u32)gj_j2k_mirror(i - 1, n) * lines + c],
+                                        line[(gj_u32)gj_j2k_mirror(i + 1, n) * lines + c]);
+        }
         gj_barrier();
     }
-    for (gj_i32 i = (gj_i32)lid; i < n; i += (gj_i32)size)
-        buf[start + (gj_u32)i * step] = line[i];
+    for (gj_u32 k = lid; k < total; k += size)
+        buf[start + (k % lines) * (j->vertical ? 1u : j->stride) + (k / lines) * step] = line[k];
 }
 
 #endif /* GJ_KERNELS_J2K_DWT_H */

@@ -55,26 +55,30 @@ typedef struct gj_j2k_cblk {
 /*
  * One 1-D inverse transform step over a w x h region of a tile-component's
  * coefficients (j2k_dwt.h). thread_first: this job's first thread in a launch of
- * one thread per sample; line_first: its first work-group in a launch of one
- * work-group per line (rows of a horizontal step, columns of a vertical one).
+ * one thread per sample; group_first: its first work-group in a launch of
+ * work-groups of `lines` lines each (one row of a horizontal step; adjacent
+ * columns of a vertical one, so that their reads and writes share memory sectors).
  */
 typedef struct gj_j2k_dwt_job {
     gj_u32 thread_first;
-    gj_u32 line_first;
+    gj_u32 group_first;
     gj_u32 offset;              /* the region's top-left coefficient */
     gj_u32 stride;
     gj_u32 width, height;
     gj_u32 low_count;           /* low-pass samples along the direction */
     gj_u32 parity;              /* the first sample's coordinate is odd */
     gj_u32 vertical;
+    gj_u32 lines;               /* lines per work-group of gj_j2k_idwt_lines */
 } gj_j2k_dwt_job;
 
 /*
- * The in-place IDWT (gj_j2k_idwt_lines) holds a whole line in local memory: lines
+ * The in-place IDWT (gj_j2k_idwt_lines) holds its lines in local memory: lines
  * up to this many samples; pictures with longer ones take the two-buffer kernels.
+ * A work-group takes up to GJ_J2K_DWT_COLUMNS columns of a vertical step.
  */
 #define GJ_J2K_DWT_LINE 8192
 #define GJ_J2K_DWT_GROUP 128
+#define GJ_J2K_DWT_COLUMNS 8
 
 /* One tile's component planes for the output stage (j2k_output.h). */
 #define GJ_J2K_MAX_OUT_COMPS 4
