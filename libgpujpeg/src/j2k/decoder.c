@@ -90,7 +90,7 @@ static size_t groups(uint64_t threads)
     return (size_t)((threads + J2K_GROUP - 1) / J2K_GROUP);
 }
 
-/* One IDWT step in place, a work-group per line. */
+/* One IDWT step in place, a work-group per row or per few adjacent columns. */
 static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
