@@ -34,7 +34,7 @@ static void check_layout(const j2k_layout *l)
         REQUIRE((uint32_t)c->width * c->height <= 4096);
         REQUIRE(c->width <= c->stride);
         REQUIRE(inside(c->coef_offset, c->stride, c->width, c->height, l->coef_count));
-        REQUIRE((uint64_t)c->flags_offset + (uint64_t)c->width * ((c->height + 3u) & ~3u) <= l->flags_count);
+        REQUIRE(GJ_J2K_T1_WORDS_OF(c->width, c->height) <= GJ_J2K_T1_WORDS);
         REQUIRE(c->planes <= 30 && c->roi_shift <= 30);
         REQUIRE((uint64_t)c->seg_first + c->seg_count <= l->nb_segments);
         for (uint32_t s = 0; s < c->seg_count; s++)
@@ -43,19 +43,25 @@ static void check_layout(const j2k_layout *l)
     }
     for (size_t p = 0; p < l->nb_passes; p++) {
         const j2k_dwt_pass *pass = &l->passes[p];
-        uint64_t threads = 0;
+        uint64_t threads = 0, groups = 0;
 
         REQUIRE((uint64_t)pass->first + pass->count <= l->nb_jobs);
+        REQUIRE(!l->dwt_in_place || pass->max_line <= GJ_J2K_DWT_LINE);
         for (uint32_t k = 0; k < pass->count; k++) {
             const gj_j2k_dwt_job *j = &l->jobs[pass->first + k];
 
             REQUIRE(j->thread_first == threads);
+            REQUIRE(j->group_first == groups);
+            REQUIRE(j->lines >= 1 && (!l->dwt_in_place || (uint64_t)j->lines * (j->vertical ? j->height : j->width) <= GJ_J2K_DWT_LINE));
+            REQUIRE((j->vertical ? j->height : j->width) <= pass->max_line);
             REQUIRE(j->width <= j->stride);
             REQUIRE(inside(j->offset, j->stride, j->width, j->height, l->coef_count));
             REQUIRE(j->low_count <= (j->vertical ? j->height : j->width));
             threads += (uint64_t)j->width * j->height;
+            groups += ((j->vertical ? j->width : j->height) + j->lines - 1) / j->lines;
         }
         REQUIRE(threads == pass->threads);
+        REQUIRE(groups == pass->groups);
     }
     for (size_t t = 0; t < l->nb_out_tiles; t++) {
         const gj_j2k_out_tile *o = &l->out_tiles[t];

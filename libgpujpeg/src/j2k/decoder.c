@@ -21,7 +21,7 @@ struct gj_j2k_decoder {
     int max_layers;
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
-    gj_buffer cblks, segments, data, coef, tmp, flags, jobs, out_tiles, out_params, palette;
+    gj_buffer cblks, segments, data, coef, tmp, jobs, out_tiles, out_params, palette;
     gj_frame staging;           /* device picture for host-memory output */
 };
 
@@ -41,16 +41,16 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
 {
     gj_j2k_decoder *dec;
-    gj_buffer *bufs[10];
+    gj_buffer *bufs[9];
 
     if (!pdec || !*pdec)
         return;
     dec = *pdec;
     dec->dev->ops->finish(dec->dev);
     bufs[0] = &dec->cblks; bufs[1] = &dec->segments; bufs[2] = &dec->data;
-    bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->flags;
-    bufs[6] = &dec->jobs; bufs[7] = &dec->out_tiles; bufs[8] = &dec->out_params; bufs[9] = &dec->palette;
-    for (int i = 0; i < 10; i++)
+    bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->jobs;
+    bufs[6] = &dec->out_tiles; bufs[7] = &dec->out_params; bufs[8] = &dec->palette;
+    for (int i = 0; i < 9; i++)
         if (bufs[i]->handle)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
     gj_frame_unref(&dec->staging);
@@ -90,6 +90,35 @@ static size_t groups(uint64_t threads)
     return (size_t)((threads + J2K_GROUP - 1) / J2K_GROUP);
 }
 
+/* One IDWT step in place, a work-group per row or per few adjacent columns. */
+static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
+{
+    gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
+                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(&dec->coef) };
+
+    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 5);
+}
+
+/* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */
+static int run_idwt_samples(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
+{
+    /* Horizontal: sub-bands -> rows in dec->tmp; vertical: back into dec->coef (F.3.2). */
+    gj_buffer *src = p->vertical ? &dec->tmp : &dec->coef, *dst = p->vertical ? &dec->coef : &dec->tmp;
+    int first = p->irreversible ? 2 : 0, last = p->irreversible ? 5 : 1, ret;
+    gj_karg ia[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
+                     GJ_ARG_U64(p->threads), GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(src), GJ_ARG_BUF(dst) };
+
+    if ((ret = gj_dev_launch(dec->dev, "gj_j2k_idwt_interleave", groups(p->threads), J2K_GROUP, ia, 7)) < 0)
+        return ret;
+    for (int lift = first; lift <= last && ret >= 0; lift++) {
+        gj_karg la[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
+                         GJ_ARG_U64(p->threads), GJ_ARG_U32(lift), GJ_ARG_BUF(dst) };
+
+        ret = gj_dev_launch(dec->dev, "gj_j2k_idwt_lift", groups(p->threads), J2K_GROUP, la, 6);
+    }
+    return ret;
+}
+
 /* T1 over every code-block, then the IDWT passes. Leaves the coefficients in dec->coef. */
 static int run_transforms(gj_j2k_decoder *dec)
 {
@@ -102,34 +131,20 @@ static int run_transforms(gj_j2k_decoder *dec)
         (ret = upload_table(dev, &dec->data, l->data, l->data_size, 1)) < 0 ||
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * 4)) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->flags, l->flags_count * 2)) < 0)
+        (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
         return ret;
     if (l->nb_cblks) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
-                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->flags) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", groups((uint64_t)l->nb_cblks * GJ_J2K_T1_LANES),
-                                 J2K_GROUP, a, 6)) < 0)
-            return ret;
-    }
-    for (size_t i = 0; i < l->nb_passes; i++) {
-        const j2k_dwt_pass *p = &l->passes[i];
-        /* Horizontal: sub-bands -> rows in dec->tmp; vertical: back into dec->coef (F.3.2). */
-        gj_buffer *src = p->vertical ? &dec->tmp : &dec->coef, *dst = p->vertical ? &dec->coef : &dec->tmp;
-        int first = p->irreversible ? 2 : 0, last = p->irreversible ? 5 : 1;
-        gj_karg ia[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
-                         GJ_ARG_U64(p->threads), GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(src), GJ_ARG_BUF(dst) };
+                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef) };
+        size_t t1_groups = (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
 
-        if ((ret = gj_dev_launch(dev, "gj_j2k_idwt_interleave", groups(p->threads), J2K_GROUP, ia, 7)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", t1_groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS,
+                                 a, 5)) < 0)
             return ret;
-        for (int lift = first; lift <= last; lift++) {
-            gj_karg la[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
-                             GJ_ARG_U64(p->threads), GJ_ARG_U32(lift), GJ_ARG_BUF(dst) };
-            if ((ret = gj_dev_launch(dev, "gj_j2k_idwt_lift", groups(p->threads), J2K_GROUP, la, 6)) < 0)
-                return ret;
-        }
     }
-    return 0;
+    for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
+        ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i]) : run_idwt_samples(dec, &l->passes[i]);
+    return ret;
 }
 
 /* Interleaved output: every component of a pixel, with the component transform. */

@@ -59,10 +59,8 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
     d->stride = stride;
     d->width = (gj_u16)(cb->x1 - cb->x0);
     d->height = (gj_u16)(cb->y1 - cb->y0);
-    d->flags_offset = (gj_u32)l->flags_count;
-    l->flags_count += (size_t)d->width * ((d->height + 3u) & ~3u);
-    if (l->flags_count > UINT32_MAX)
-        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^32 code-block samples");
+    if (GJ_J2K_T1_WORDS_OF(d->width, d->height) > GJ_J2K_T1_WORDS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: a %ux%u code-block", d->width, d->height);
     d->orientation = (gj_u8)band->orientation;
     d->style = (gj_u8)comp->coding.cblk_style;
     d->roi_shift = (gj_u8)comp->roi_shift;
@@ -105,7 +103,7 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 
 /* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
 static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
-                       int vertical, uint64_t *threads)
+                       int vertical, j2k_dwt_pass *pass)
 {
     const j2k_resolution *res = &tc->res[r], *low = &tc->res[r - 1];
     gj_j2k_dwt_job *j;
@@ -116,7 +114,8 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     if ((ret = GROW(l, jobs, nb_jobs, jobs_cap, 1)) < 0)
         return ret;
     j = &l->jobs[l->nb_jobs++];
-    j->thread_first = (gj_u32)*threads;
+    j->thread_first = (gj_u32)pass->threads;
+    j->group_first = (gj_u32)pass->groups;
     j->offset = offset;
     j->stride = stride;
     j->width = (gj_u32)(res->x1 - res->x0);
@@ -124,7 +123,11 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->low_count = (gj_u32)(vertical ? low->y1 - low->y0 : low->x1 - low->x0);
     j->parity = (gj_u32)((vertical ? res->y0 : res->x0) & 1);
     j->vertical = (gj_u32)vertical;
-    *threads += (uint64_t)j->width * j->height;
+    /* Columns share a work-group as far as its local memory holds them. */
+    j->lines = vertical ? gj_max(1u, gj_min(GJ_J2K_DWT_COLUMNS, GJ_J2K_DWT_LINE / j->height)) : 1u;
+    pass->threads += (uint64_t)j->width * j->height;
+    pass->groups += ((vertical ? j->width : j->height) + j->lines - 1) / j->lines;
+    pass->max_line = gj_max(pass->max_line, vertical ? j->height : j->width);
     return 0;
 }
 
@@ -144,7 +147,8 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
     for (int it = 0; it < max_levels; it++)
         for (int vertical = 0; vertical < 2; vertical++)
             for (int irreversible = 0; irreversible < 2; irreversible++) {
-                j2k_dwt_pass pass = { (uint32_t)l->nb_jobs, 0, 0, irreversible, vertical };
+                j2k_dwt_pass pass = { .first = (uint32_t)l->nb_jobs, .irreversible = irreversible,
+                                      .vertical = vertical };
 
                 for (int t = 0; t < nb_tiles; t++)
                     for (int c = 0; c < s->nb_comps; c++) {
@@ -158,7 +162,7 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
                         if ((ret = add_dwt_job(l, tc, r, offsets[t * s->nb_comps + c],
                                                (uint32_t)(tc->res[top].x1 - tc->res[top].x0), vertical,
-                                               &pass.threads)) < 0)
+                                               &pass)) < 0)
                             return ret;
                     }
                 pass.count = (uint32_t)(l->nb_jobs - pass.first);
@@ -167,6 +171,8 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                 if ((ret = GROW(l, passes, nb_passes, passes_cap, 1)) < 0)
                     return ret;
                 l->passes[l->nb_passes++] = pass;
+                if (pass.max_line > GJ_J2K_DWT_LINE)
+                    l->dwt_in_place = 0;
             }
     return 0;
 }
@@ -315,8 +321,9 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
 
 void j2k_layout_reset(j2k_layout *l)
 {
-    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->flags_count = 0;
+    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = 0;
     l->nb_jobs = l->nb_passes = l->nb_out_tiles = l->nb_plane_jobs = 0;
+    l->dwt_in_place = 1;
     l->out_threads = 0;
 }
 

@@ -12,10 +12,12 @@
 #include "j2k/tile.h"
 #include "kernels/j2k_params.h"
 
-/* One launch of the IDWT: jobs [first, first + count) in one direction, one filter. */
+/* One step of the IDWT: jobs [first, first + count) in one direction, one filter. */
 typedef struct j2k_dwt_pass {
     uint32_t first, count;
-    uint64_t threads;
+    uint64_t threads;               /* samples */
+    uint64_t groups;                /* work-groups of gj_j2k_idwt_lines */
+    uint32_t max_line;              /* samples of its longest line */
     int irreversible;
     int vertical;
 } j2k_dwt_pass;
@@ -28,11 +30,11 @@ typedef struct j2k_layout {
     uint8_t *data;
     size_t data_size, data_cap;
     size_t coef_count;              /* coefficients of every tile-component, at the decoded size */
-    size_t flags_count;             /* T1's state words of every code-block */
     gj_j2k_dwt_job *jobs;
     size_t nb_jobs, jobs_cap;
     j2k_dwt_pass *passes;
     size_t nb_passes, passes_cap;
+    int dwt_in_place;               /* every line fits gj_j2k_idwt_lines: no second buffer */
     gj_j2k_out_tile *out_tiles;     /* interleaved output: every component of a pixel at once */
     size_t nb_out_tiles, out_tiles_cap;
     uint64_t out_threads;

@@ -1,11 +1,14 @@
 /*
  * The inverse discrete wavelet transform (T.800 Annex F), one 1-D step at a time
- * over many regions at once (a job table, j2k_params.h), one thread per sample:
- *  - gj_j2k_idwt_interleave: 2D_INTERLEAVE (F.3.3) of one direction, from the
- *    sub-band layout (low-pass samples first) into sample order, with the 9/7
- *    scaling step (F.3.8.2 steps 1-2) and the single-sample rule of F.3.7;
- *  - gj_j2k_idwt_lift: one lifting step (F-6, F-7) on the odd or even samples,
- *    with symmetric extension (F.3.7) at both ends.
+ * over many regions at once (a job table, j2k_params.h). A step is
+ * 2D_INTERLEAVE (F.3.3) of one direction, from the sub-band layout (low-pass
+ * samples first) into sample order, with the 9/7 scaling step (F.3.8.2 steps 1-2)
+ * and the single-sample rule of F.3.7, then the lifting steps (F-6, F-7) on the
+ * odd or even samples, with symmetric extension (F.3.7) at both ends:
+ *  - gj_j2k_idwt_lines: one work-group per row, or per few adjacent columns, the
+ *    lines in local memory, the result written back in place;
+ *  - for lines longer than GJ_J2K_DWT_LINE, one thread per sample and launch per
+ *    stage: gj_j2k_idwt_interleave into a second buffer, gj_j2k_idwt_lift there.
  * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
  * GJ_J2K_FRAC_BITS() fractional bits and 24-bit constants: the same on every device.
  */
@@ -73,6 +76,39 @@ GJ_FUNC gj_u32 gj_j2k_dwt_sample(GJ_GLOBAL const gj_j2k_dwt_job *j, gj_u32 k, gj
     return j->offset + y * j->stride + x;
 }
 
+/* Where the sample at coordinate i (first coordinate's parity given) lies in the sub-band layout. */
+GJ_FUNC gj_i32 gj_j2k_subband_index(gj_i32 i, gj_u32 parity, gj_u32 low_count, gj_u32 high)
+{
+    /* Low-pass samples sit at even coordinates: their index is (i - parity) / 2, high ones follow the low. */
+    return high ? (gj_i32)low_count + ((i + (gj_i32)parity - 1) >> 1) : ((i - (gj_i32)parity) >> 1);
+}
+
+/* A sample's value after the interleave: the 9/7 scaling, or F.3.7's rule for a line of one. */
+GJ_FUNC gj_i32 gj_j2k_interleaved_value(gj_i32 v, gj_u32 high, gj_i32 n, gj_u32 irreversible)
+{
+    if (n == 1) {
+        /* F.3.7: a lone sample at an odd coordinate is halved (C division, as OpenJPEG). */
+        if (high)
+            v = irreversible ? (v < 0 ? -((-v + 1) >> 1) : (v + 1) >> 1) : v / 2;
+    } else if (irreversible) {
+        v = gj_j2k_fix_mul(v, high ? GJ_J2K_97_INV_K : GJ_J2K_97_K);
+    }
+    return v;
+}
+
+/* Lifting step `lift` on sample x between its neighbours a and b. */
+GJ_FUNC gj_i32 gj_j2k_lifted(gj_u32 lift, gj_i32 x, gj_i32 a, gj_i32 b)
+{
+    switch (lift) {
+    case GJ_J2K_LIFT_53_EVEN: return x - (gj_i32)(((gj_i64)a + b + 2) >> 2);
+    case GJ_J2K_LIFT_53_ODD:  return x + (gj_i32)(((gj_i64)a + b) >> 1);
+    case GJ_J2K_LIFT_97_DELTA: return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_DELTA);
+    case GJ_J2K_LIFT_97_GAMMA: return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_GAMMA);
+    case GJ_J2K_LIFT_97_BETA:  return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_BETA);
+    default:                   return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_ALPHA);
+    }
+}
+
 GJ_KERNEL gj_j2k_idwt_interleave(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
                                  gj_u32 irreversible, GJ_GLOBAL const gj_i32 *src, GJ_GLOBAL gj_i32 *dst)
 {
@@ -89,17 +125,9 @@ GJ_KERNEL gj_j2k_idwt_interleave(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 fi
     at = gj_j2k_dwt_sample(j, (gj_u32)(id - j->thread_first), &i, &n);
     step = j->vertical ? j->stride : 1u;
     high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
-    /* Low-pass samples sit at even coordinates: their index is (i - parity) / 2, high ones follow the low. */
-    from = high ? (gj_i32)j->low_count + ((i + (gj_i32)j->parity - 1) >> 1) : ((i - (gj_i32)j->parity) >> 1);
+    from = gj_j2k_subband_index(i, j->parity, j->low_count, high);
     v = src[at - (gj_u32)i * step + (gj_u32)from * step];
-    if (n == 1) {
-        /* F.3.7: a lone sample at an odd coordinate is halved (C division, as OpenJPEG). */
-        if (high)
-            v = irreversible ? (v < 0 ? -((-v + 1) >> 1) : (v + 1) >> 1) : v / 2;
-    } else if (irreversible) {
-        v = gj_j2k_fix_mul(v, high ? GJ_J2K_97_INV_K : GJ_J2K_97_K);
-    }
-    dst[at] = v;
+    dst[at] = gj_j2k_interleaved_value(v, high, n, irreversible);
 }
 
 GJ_KERNEL gj_j2k_idwt_lift(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
@@ -121,14 +149,58 @@ GJ_KERNEL gj_j2k_idwt_lift(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, g
     step = j->vertical ? j->stride : 1u;
     a = buf[at - (gj_u32)i * step + (gj_u32)gj_j2k_mirror(i - 1, n) * step];
     b = buf[at - (gj_u32)i * step + (gj_u32)gj_j2k_mirror(i + 1, n) * step];
-    switch (lift) {
-    case GJ_J2K_LIFT_53_EVEN: buf[at] -= (gj_i32)(((gj_i64)a + b + 2) >> 2); break;
-    case GJ_J2K_LIFT_53_ODD:  buf[at] += (gj_i32)(((gj_i64)a + b) >> 1); break;
-    case GJ_J2K_LIFT_97_DELTA: buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_DELTA); break;
-    case GJ_J2K_LIFT_97_GAMMA: buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_GAMMA); break;
-    case GJ_J2K_LIFT_97_BETA:  buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_BETA); break;
-    default:                   buf[at] -= gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_ALPHA); break;
+    buf[at] = gj_j2k_lifted(lift, buf[at], a, b);
+}
+
+/*
+ * One work-group per `lines` lines of the jobs [first, first + count): the lines
+ * are read in sub-band order into local memory (sample i of line c at
+ * i * lines + c, so that neighbouring lanes take neighbouring columns), lifted
+ * there (every lane a few samples, a barrier between steps) and written back over
+ * themselves in sample order.
+ */
+GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count,
+                            gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf)
+{
+    GJ_LOCAL_DECL gj_i32 line[GJ_J2K_DWT_LINE];
+    gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), start, step, across, lines, total;
+    gj_u32 lift_first = irreversible ? GJ_J2K_LIFT_97_DELTA : GJ_J2K_LIFT_53_EVEN;
+    gj_u32 lift_last = irreversible ? GJ_J2K_LIFT_97_ALPHA : GJ_J2K_LIFT_53_ODD;
+    GJ_GLOBAL const gj_j2k_dwt_job *j;
+    gj_i32 n;
+
+    jobs += first;
+    j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + 1, sizeof(gj_j2k_dwt_job) / 4, count, g)];
+    n = (gj_i32)(j->vertical ? j->height : j->width);
+    step = j->vertical ? j->stride : 1u;
+    across = (g - j->group_first) * j->lines;    /* the first line's index across the direction */
+    lines = gj_min(j->lines, (j->vertical ? j->width : j->height) - across);
+    start = j->offset + (j->vertical ? across : across * j->stride);
+    total = (gj_u32)n * lines;
+    if (total > GJ_J2K_DWT_LINE)
+        return;     /* the host takes the two-buffer kernels for such lines */
+    for (gj_u32 k = lid; k < total; k += size) {
+        gj_i32 i = (gj_i32)(k / lines);
+        gj_u32 c = k % lines, high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
+        gj_u32 from = (gj_u32)gj_j2k_subband_index(i, j->parity, j->low_count, high);
+
+        line[k] = gj_j2k_interleaved_value(buf[start + c * (j->vertical ? 1u : j->stride) + from * step], high, n,
+                                           irreversible);
     }
+    gj_barrier();
+    for (gj_u32 lift = lift_first; n > 1 && lift <= lift_last; lift++) {
+        for (gj_u32 k = lid; k < total; k += size) {
+            gj_i32 i = (gj_i32)(k / lines);
+            gj_u32 c = k % lines;
+
+            if (((gj_u32)(i + (gj_i32)j->parity) & 1u) == (lift & 1u))
+                line[k] = gj_j2k_lifted(lift, line[k], line[(gj_u32)gj_j2k_mirror(i - 1, n) * lines + c],
+                                        line[(gj_u32)gj_j2k_mirror(i + 1, n) * lines + c]);
+        }
+        gj_barrier();
+    }
+    for (gj_u32 k = lid; k < total; k += size)
+        buf[start + (k % lines) * (j->vertical ? 1u : j->stride) + (k / lines) * step] = line[k];
 }
 
 #endif /* GJ_KERNELS_J2K_DWT_H */

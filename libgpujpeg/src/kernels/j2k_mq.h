@@ -82,7 +82,7 @@ GJ_FUNC void gj_j2k_mq_init(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 st
 }
 
 /* C.3.2 DECODE with the exchanges (C.3.3) and RENORMD (C.3.3). */
-GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u8 *ctx)
+GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u8 *ctx)
 {
     gj_u32 s = GJ_MQ_STATE(*ctx), mps = GJ_MQ_MPS(*ctx);
     gj_u32 qe = gj_j2k_mq_qe[s], next = gj_j2k_mq_next[s];
@@ -118,13 +118,18 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u8
         }
     }
     *ctx = (gj_u8)(s | mps << 7);
-    do {
+    /* RENORMD: shift until A reaches 0x8000, as many bits at once as C holds. */
+    for (gj_u32 n = gj_clz64(m->a) - 48u; n;) {
+        gj_u32 k;
+
         if (m->ct == 0)
             gj_j2k_mq_bytein(m, data);
-        m->a <<= 1;
-        m->c <<= 1;
-        m->ct--;
-    } while (!(m->a & 0x8000u));
+        k = gj_min(n, (gj_u32)m->ct);
+        m->a <<= k;
+        m->c <<= k;
+        m->ct -= (gj_i32)k;
+        n -= k;
+    }
     return d;
 }
 

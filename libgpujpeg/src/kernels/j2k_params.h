@@ -7,8 +7,16 @@
 
 #include "common.h"
 
-/* Threads per code-block in T1 (j2k_t1.h): a warp. */
+/* Threads per code-block in T1 (j2k_t1.h): a warp; code-blocks per work-group. */
 #define GJ_J2K_T1_LANES 32
+#define GJ_J2K_T1_BLOCKS 2
+/*
+ * T1's state words per code-block: one per column of a stripe of 4 rows, plus a
+ * column on either side. Code-blocks of at most 4096 samples, neither side above
+ * 1024 (A.6.1), need at most 1024 / 4 * (4 + 2).
+ */
+#define GJ_J2K_T1_WORDS 1536
+#define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 2u))
 
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
 #define GJ_J2K_BYPASS  0x01u
@@ -34,7 +42,6 @@ typedef struct gj_j2k_cblk {
     gj_u32 seg_first;
     gj_u32 coef_offset;
     gj_u32 stride;
-    gj_u32 flags_offset;        /* T1's state words: width x height rounded up to stripes of 4 */
     gj_u16 width, height;
     gj_u16 seg_count, passes;
     gj_u8 orientation;          /* 0 LL, 1 HL, 2 LH, 3 HH */
@@ -47,17 +54,31 @@ typedef struct gj_j2k_cblk {
 
 /*
  * One 1-D inverse transform step over a w x h region of a tile-component's
- * coefficients (j2k_dwt.h). thread_first: this job's first thread in the launch.
+ * coefficients (j2k_dwt.h). thread_first: this job's first thread in a launch of
+ * one thread per sample; group_first: its first work-group in a launch of
+ * work-groups of `lines` lines each (one row of a horizontal step; adjacent
+ * columns of a vertical one, so that their reads and writes share memory sectors).
  */
 typedef struct gj_j2k_dwt_job {
     gj_u32 thread_first;
+    gj_u32 group_first;
     gj_u32 offset;              /* the region's top-left coefficient */
     gj_u32 stride;
     gj_u32 width, height;
     gj_u32 low_count;           /* low-pass samples along the direction */
     gj_u32 parity;              /* the first sample's coordinate is odd */
     gj_u32 vertical;
+    gj_u32 lines;               /* lines per work-group of gj_j2k_idwt_lines */
 } gj_j2k_dwt_job;
+
+/*
+ * The in-place IDWT (gj_j2k_idwt_lines) holds its lines in local memory: lines
+ * up to this many samples; pictures with longer ones take the two-buffer kernels.
+ * A work-group takes up to GJ_J2K_DWT_COLUMNS columns of a vertical step.
+ */
+#define GJ_J2K_DWT_LINE 8192
+#define GJ_J2K_DWT_GROUP 128
+#define GJ_J2K_DWT_COLUMNS 8
 
 /* One tile's component planes for the output stage (j2k_output.h). */
 #define GJ_J2K_MAX_OUT_COMPS 4

@@ -1,12 +1,18 @@
 /*
- * T1: EBCOT coefficient bit modelling (T.800 Annex D), one code-block per thread.
+ * T1: EBCOT coefficient bit modelling (T.800 Annex D), one code-block per warp.
  *
- * Coefficients are kept as OpenJPEG keeps them, in two's complement with one bit
- * below the current bit-plane: a coefficient that becomes significant at bit-plane
- * p is (3 << p) / 2 ("one plus half", the mid-point reconstruction of D.5 at p),
- * refinements move it by half a step. State words (below) live in 16 bits per
- * coefficient in global memory, beside the coefficients. At the end the code-block is
+ * Coefficients are kept as OpenJPEG keeps them, with one bit below the current
+ * bit-plane: a coefficient that becomes significant at bit-plane p has the
+ * magnitude (3 << p) / 2 ("one plus half", the mid-point reconstruction of D.5 at p),
+ * refinements move it by half a step. During T1 the coefficient buffer holds
+ * magnitudes only (signs stay in the state words), so that a refinement is an XOR
+ * sent to memory without waiting for the old value. At the end the code-block is
  * dequantised (E.1) in place: integers for 5/3, fixed point for 9/7.
+ *
+ * The state lives in local memory, one word per column of a stripe (below). The
+ * decoding lane walks a stripe holding the words of the columns left of, at and
+ * right of the current one in registers: every context comes from those three
+ * words, and a column with nothing to code in a pass costs a few bit operations.
  */
 #ifndef GJ_KERNELS_J2K_T1_H
 #define GJ_KERNELS_J2K_T1_H
@@ -16,42 +22,35 @@
 #include "j2k_mq.h"
 
 /*
- * A coefficient's state (16 bits): its own flags, then which of its eight neighbours
- * are significant and the signs of the four direct ones. A coefficient that becomes
- * significant updates its neighbours' words, so every context (Tables D.1-D.4)
- * comes from the one word of the coefficient being coded.
+ * A stripe column's word: significance (sigma) and sign (chi) of its rows -1 to 4,
+ * i.e. of its four coefficients and of the nearest rows of the stripes above and
+ * below (copies that a coefficient becoming significant there writes), then for
+ * each of its coefficients whether it was coded in this bit-plane's significance
+ * pass (pi) and whether it was refined before (mu).
  */
-#define GJ_T1_SIG     0x0001u   /* significant */
-#define GJ_T1_NEG     0x0002u   /* its sign is negative */
-#define GJ_T1_VISITED 0x0004u   /* coded in this bit-plane's significance pass */
-#define GJ_T1_REFINED 0x0008u   /* refined at least once */
-#define GJ_T1_SIG_N   0x0010u   /* neighbours: north (y - 1), south, west (x - 1), east */
-#define GJ_T1_SIG_S   0x0020u
-#define GJ_T1_SIG_W   0x0040u
-#define GJ_T1_SIG_E   0x0080u
-#define GJ_T1_SIG_NW  0x0100u
-#define GJ_T1_SIG_NE  0x0200u
-#define GJ_T1_SIG_SW  0x0400u
-#define GJ_T1_SIG_SE  0x0800u
-#define GJ_T1_NEG_N   0x1000u   /* signs of the direct neighbours */
-#define GJ_T1_NEG_S   0x2000u
-#define GJ_T1_NEG_W   0x4000u
-#define GJ_T1_NEG_E   0x8000u
-#define GJ_T1_NEIGHBOURS 0x0FF0u
+#define GJ_T1_SIGMA(r)  (1u << ((r) + 1))   /* r from -1 to 4 */
+#define GJ_T1_CHI(r)    (1u << ((r) + 7))
+#define GJ_T1_PI(r)     (1u << ((r) + 12))  /* r from 0 to 3 */
+#define GJ_T1_MU(r)     (1u << ((r) + 16))
+#define GJ_T1_PI_ALL    0xF000u
+#define GJ_T1_SIGMA_ALL 0x3Fu
 
 /* Contexts (Tables D.1-D.4): 0-8 zero coding, 9-13 sign, 14-16 refinement, run length, uniform. */
 #define GJ_T1_CTX_RL 17
 #define GJ_T1_CTX_UNI 18
 #define GJ_T1_CONTEXTS 19
 
+/* Entries of a zero coding table: a 3x3 neighbourhood's significance (gj_j2k_t1_zc_entry). */
+#define GJ_T1_ZC_ENTRIES 512
+
 typedef struct gj_j2k_t1 {
     GJ_GLOBAL gj_i32 *coef;
-    GJ_GLOBAL gj_u16 *flags;
+    GJ_LOCAL gj_u32 *words;     /* stripe s's column x at words[s * pitch + x + 1]; columns -1 and w stay 0 */
+    GJ_LOCAL gj_u8 *ctx;        /* the MQ contexts' states */
+    GJ_LOCAL const gj_u8 *zc;   /* this sub-band's zero coding contexts */
     gj_u32 base, stride;        /* coefficients: the code-block's first and the row pitch */
-    gj_u32 flags_base;          /* state words, stripe column by stripe column */
-    gj_i32 w, h;
-    gj_u32 vcausal, orientation;
-    gj_u8 ctx[GJ_T1_CONTEXTS];
+    gj_i32 w, h, pitch;
+    gj_u32 vcausal;
     gj_j2k_mq mq;
     gj_u32 raw;                 /* this pass is raw-coded (bypass) */
     GJ_GLOBAL const gj_u8 *data;
@@ -67,34 +66,10 @@ GJ_FUNC void gj_j2k_t1_reset_contexts(gj_j2k_t1 *t)
     t->ctx[GJ_T1_CTX_UNI] = 46;
 }
 
-GJ_FUNC gj_u32 gj_j2k_t1_coef_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
+/* Table D.1 from the numbers of significant horizontal, vertical and diagonal neighbours. */
+GJ_FUNC gj_u32 gj_j2k_t1_zc_context(gj_u32 orientation, gj_u32 h, gj_u32 v, gj_u32 d)
 {
-    return t->base + (gj_u32)y * t->stride + (gj_u32)x;
-}
-
-/* State words follow the coding order (D.2.1): the four of a stripe's column are adjacent. */
-GJ_FUNC gj_u32 gj_j2k_t1_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
-{
-    return t->flags_base + ((((gj_u32)y >> 2) * (gj_u32)t->w + (gj_u32)x) << 2) + ((gj_u32)y & 3u);
-}
-
-/* The coefficient's word as its contexts see it: in vertically causal mode (D.7) the
- * stripe below does not exist for the last row of a stripe. */
-GJ_FUNC gj_u32 gj_j2k_t1_state(const gj_j2k_t1 *t, gj_u32 i, gj_i32 y)
-{
-    gj_u32 f = t->flags[i];
-
-    if (t->vcausal && (y & 3) == 3)
-        f &= ~(GJ_T1_SIG_S | GJ_T1_SIG_SW | GJ_T1_SIG_SE | GJ_T1_NEG_S);
-    return f;
-}
-
-/* Table D.1: the zero coding context. */
-GJ_FUNC gj_u32 gj_j2k_t1_zc_context(gj_u32 orientation, gj_u32 f)
-{
-    gj_u32 h = ((f >> 6) & 1u) + ((f >> 7) & 1u);
-    gj_u32 v = ((f >> 4) & 1u) + ((f >> 5) & 1u);
-    gj_u32 d = ((f >> 8) & 1u) + ((f >> 9) & 1u) + ((f >> 10) & 1u) + ((f >> 11) & 1u), hv;
+    gj_u32 hv;
 
     if (orientation == 3) {
         hv = h + v;
@@ -122,17 +97,53 @@ GJ_FUNC gj_u32 gj_j2k_t1_zc_context(gj_u32 orientation, gj_u32 f)
     return d >= 2 ? 2 : d;
 }
 
-/* A direct neighbour's contribution to the sign context: +1, -1 or 0 (Table D.2). */
-GJ_FUNC gj_i32 gj_j2k_t1_sign_of(gj_u32 f, gj_u32 sig, gj_u32 neg)
+/*
+ * A zero coding table's entry i: the significance of rows r-1, r, r+1 of the left
+ * column in bits 0-2, of the coefficient's own column in bits 3-5 and of the right
+ * column in bits 6-8, as (word >> r) & 7 gives them.
+ */
+GJ_FUNC gj_u32 gj_j2k_t1_zc_entry(gj_u32 orientation, gj_u32 i)
 {
-    return (f & sig) ? ((f & neg) ? -1 : 1) : 0;
+    gj_u32 h = ((i >> 1) & 1u) + ((i >> 7) & 1u);
+    gj_u32 v = ((i >> 3) & 1u) + ((i >> 5) & 1u);
+    gj_u32 d = (i & 1u) + ((i >> 2) & 1u) + ((i >> 6) & 1u) + ((i >> 8) & 1u);
+
+    return gj_j2k_t1_zc_context(orientation, h, v, d);
 }
 
-/* Table D.3: the sign context (low bits) and the XOR bit (bit 8). */
-GJ_FUNC gj_u32 gj_j2k_t1_sign_context(gj_u32 f)
+/* The zero coding context of row r. */
+GJ_FUNC gj_u32 gj_j2k_t1_zc(const gj_j2k_t1 *t, gj_u32 left, gj_u32 cur, gj_u32 right, gj_u32 r)
 {
-    gj_i32 h = gj_j2k_t1_sign_of(f, GJ_T1_SIG_W, GJ_T1_NEG_W) + gj_j2k_t1_sign_of(f, GJ_T1_SIG_E, GJ_T1_NEG_E);
-    gj_i32 v = gj_j2k_t1_sign_of(f, GJ_T1_SIG_N, GJ_T1_NEG_N) + gj_j2k_t1_sign_of(f, GJ_T1_SIG_S, GJ_T1_NEG_S);
+    return t->zc[((left >> r) & 7u) | ((cur >> r) & 7u) << 3 | ((right >> r) & 7u) << 6];
+}
+
+/* Bit r: some of row r's eight neighbours is significant. */
+GJ_FUNC gj_u32 gj_j2k_t1_neighbours(gj_u32 left, gj_u32 cur, gj_u32 right)
+{
+    gj_u32 lr = left | right;
+
+    return (lr | lr >> 1 | lr >> 2 | cur | cur >> 2) & 0xFu;
+}
+
+/* The rows of stripe s that exist (bits 0-3). */
+GJ_FUNC gj_u32 gj_j2k_t1_rows(const gj_j2k_t1 *t, gj_i32 s)
+{
+    gj_i32 n = t->h - s * 4;
+
+    return n >= 4 ? 0xFu : (1u << n) - 1u;
+}
+
+/* A direct neighbour's contribution to the sign context (Table D.2): sigma bit b of its word. */
+GJ_FUNC gj_i32 gj_j2k_t1_sign_of(gj_u32 word, gj_u32 b)
+{
+    return ((word >> b) & 1u) ? (((word >> (b + 6)) & 1u) ? -1 : 1) : 0;
+}
+
+/* Table D.3 for row r: the sign context (low bits) and the XOR bit (bit 8). */
+GJ_FUNC gj_u32 gj_j2k_t1_sign_context(gj_u32 left, gj_u32 cur, gj_u32 right, gj_u32 r)
+{
+    gj_i32 h = gj_j2k_t1_sign_of(left, r + 1) + gj_j2k_t1_sign_of(right, r + 1);
+    gj_i32 v = gj_j2k_t1_sign_of(cur, r) + gj_j2k_t1_sign_of(cur, r + 2);
 
     h = gj_max(-1, gj_min(1, h));
     v = gj_max(-1, gj_min(1, v));
@@ -148,36 +159,33 @@ GJ_FUNC gj_u32 gj_j2k_t1_decode(gj_j2k_t1 *t, gj_u32 ctx)
     return gj_j2k_mq_decode(&t->mq, t->data, &t->ctx[ctx]);
 }
 
-/* Tells the neighbour at (x + dx, y + dy), if inside the code-block, about a new significant coefficient. */
-GJ_FUNC void gj_j2k_t1_tell(gj_j2k_t1 *t, gj_i32 x, gj_i32 y, gj_u32 bits)
+GJ_FUNC gj_u32 gj_j2k_t1_coef_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
 {
-    if (x >= 0 && y >= 0 && x < t->w && y < t->h) {
-        gj_u32 i = gj_j2k_t1_index(t, x, y);
-        t->flags[i] = (gj_u16)(t->flags[i] | bits);
-    }
+    return t->base + (gj_u32)y * t->stride + (gj_u32)x;
 }
 
-/* A coefficient becomes significant: its sign (D.3.2), its value at bit-plane p, its neighbours' words. */
-GJ_FUNC void gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 x, gj_i32 y, gj_u32 f, gj_i32 one_plus_half, gj_u32 extra)
+/*
+ * Row r of column x in stripe s becomes significant: its sign (D.3.2), its magnitude
+ * at bit-plane p, the copies of its row in the stripes above and below (none above
+ * in vertically causal mode, D.7). Returns the column's new word.
+ */
+GJ_FUNC gj_u32 gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 s, gj_i32 x, gj_u32 r, gj_u32 left, gj_u32 cur,
+                                         gj_u32 right, gj_i32 one_plus_half)
 {
-    gj_u32 i = gj_j2k_t1_index(t, x, y), neg;
+    gj_u32 neg;
 
     if (t->raw) {
         neg = gj_j2k_raw_decode(&t->mq, t->data);
     } else {
-        gj_u32 sc = gj_j2k_t1_sign_context(f);
+        gj_u32 sc = gj_j2k_t1_sign_context(left, cur, right, r);
         neg = gj_j2k_t1_decode(t, sc & 255u) ^ (sc >> 8);
     }
-    t->coef[gj_j2k_t1_coef_index(t, x, y)] = neg ? -one_plus_half : one_plus_half;
-    t->flags[i] = (gj_u16)(t->flags[i] | GJ_T1_SIG | (neg ? GJ_T1_NEG : 0u) | extra);
-    gj_j2k_t1_tell(t, x, y - 1, GJ_T1_SIG_S | (neg ? GJ_T1_NEG_S : 0u));
-    gj_j2k_t1_tell(t, x, y + 1, GJ_T1_SIG_N | (neg ? GJ_T1_NEG_N : 0u));
-    gj_j2k_t1_tell(t, x - 1, y, GJ_T1_SIG_E | (neg ? GJ_T1_NEG_E : 0u));
-    gj_j2k_t1_tell(t, x + 1, y, GJ_T1_SIG_W | (neg ? GJ_T1_NEG_W : 0u));
-    gj_j2k_t1_tell(t, x - 1, y - 1, GJ_T1_SIG_SE);
-    gj_j2k_t1_tell(t, x + 1, y - 1, GJ_T1_SIG_SW);
-    gj_j2k_t1_tell(t, x - 1, y + 1, GJ_T1_SIG_NE);
-    gj_j2k_t1_tell(t, x + 1, y + 1, GJ_T1_SIG_NW);
+    t->coef[gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r)] = one_plus_half;
+    if (r == 0 && s > 0 && !t->vcausal)
+        t->words[(s - 1) * t->pitch + x + 1] |= GJ_T1_SIGMA(4) | (neg ? GJ_T1_CHI(4) : 0u);
+    if (r == 3 && (s + 1) * 4 < t->h)
+        t->words[(s + 1) * t->pitch + x + 1] |= GJ_T1_SIGMA(-1) | (neg ? GJ_T1_CHI(-1) : 0u);
+    return cur | GJ_T1_SIGMA(r) | (neg ? GJ_T1_CHI(r) : 0u);
 }
 
 /* D.3.1: significance propagation at bit-plane p (p counts the extra half bit). */
@@ -185,46 +193,68 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p)
 {
     gj_i32 one_plus_half = (gj_i32)((1u << p) | (1u << p >> 1));
 
-    for (gj_i32 y0 = 0; y0 < t->h; y0 += 4)
-        for (gj_i32 x = 0; x < t->w; x++)
-            for (gj_i32 y = y0; y < y0 + 4 && y < t->h; y++) {
-                gj_u32 i = gj_j2k_t1_index(t, x, y), f = gj_j2k_t1_state(t, i, y);
+    for (gj_i32 s = 0; s * 4 < t->h; s++) {
+        GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
+        gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
 
-                if ((f & GJ_T1_SIG) || !(f & GJ_T1_NEIGHBOURS))
-                    continue;
-                if (t->raw ? gj_j2k_raw_decode(&t->mq, t->data)
-                           : gj_j2k_t1_decode(t, gj_j2k_t1_zc_context(t->orientation, f)))
-                    gj_j2k_t1_set_significant(t, x, y, f, one_plus_half, GJ_T1_VISITED);
-                else
-                    t->flags[i] = (gj_u16)(t->flags[i] | GJ_T1_VISITED);
+        for (gj_i32 x = 0; x < t->w; x++) {
+            gj_u32 right = col[x + 1];
+
+            /* Insignificant coefficients with a significant neighbour; one becoming
+             * significant makes the next row of its column a candidate too. */
+            if (gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows) {
+                for (gj_u32 r = 0; r < 4; r++) {
+                    if (!(((gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows) >> r) & 1u))
+                        continue;
+                    if (t->raw ? gj_j2k_raw_decode(&t->mq, t->data)
+                               : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r)))
+                        cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+                    cur |= GJ_T1_PI(r);
+                }
+                col[x] = cur;
             }
+            left = cur;
+            cur = right;
+        }
+    }
 }
 
 /* D.3.3: magnitude refinement of coefficients significant before this bit-plane. */
 GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p)
 {
-    gj_i32 half_step = (gj_i32)(1u << p >> 1);
+    /* "One plus half" at p, refined: the half bit p becomes the decoded bit, p - 1 the new half. */
+    gj_u32 new_half = 1u << p >> 1, old_half = 1u << p;
 
-    for (gj_i32 y0 = 0; y0 < t->h; y0 += 4)
-        for (gj_i32 x = 0; x < t->w; x++)
-            for (gj_i32 y = y0; y < y0 + 4 && y < t->h; y++) {
-                gj_u32 i = gj_j2k_t1_index(t, x, y), f = gj_j2k_t1_state(t, i, y), bit;
+    for (gj_i32 s = 0; s * 4 < t->h; s++) {
+        GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
+        gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
 
-                if ((f & (GJ_T1_SIG | GJ_T1_VISITED)) != GJ_T1_SIG)
-                    continue;
-                if (t->raw) {
-                    bit = gj_j2k_raw_decode(&t->mq, t->data);
-                } else {
-                    /* Table D.4 */
-                    gj_u32 ctx = (f & GJ_T1_REFINED) ? 16u : (f & GJ_T1_NEIGHBOURS) ? 15u : 14u;
-                    bit = gj_j2k_t1_decode(t, ctx);
+        for (gj_i32 x = 0; x < t->w; x++) {
+            gj_u32 right = col[x + 1];
+            gj_u32 todo = (cur >> 1) & ~(cur >> 12) & rows;     /* significant, not coded in this plane */
+
+            if (todo) {
+                gj_u32 nb = gj_j2k_t1_neighbours(left, cur, right);
+
+                for (gj_u32 r = 0; r < 4; r++) {
+                    gj_u32 bit;
+
+                    if (!((todo >> r) & 1u))
+                        continue;
+                    if (t->raw)
+                        bit = gj_j2k_raw_decode(&t->mq, t->data);
+                    else    /* Table D.4 */
+                        bit = gj_j2k_t1_decode(t, (cur & GJ_T1_MU(r)) ? 16u : ((nb >> r) & 1u) ? 15u : 14u);
+                    gj_atomic_xor_u32((GJ_GLOBAL gj_u32 *)&t->coef[gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r)],
+                                      (bit ? 0u : old_half) | new_half);
+                    cur |= GJ_T1_MU(r);
                 }
-                {
-                    gj_u32 c = gj_j2k_t1_coef_index(t, x, y);
-                    t->coef[c] += (bit ^ (gj_u32)(t->coef[c] < 0)) ? half_step : -half_step;
-                }
-                t->flags[i] = (gj_u16)(t->flags[i] | GJ_T1_REFINED);
+                col[x] = cur;
             }
+            left = cur;
+            cur = right;
+        }
+    }
 }
 
 /* D.3.4: cleanup, with the run-length mode on whole columns of a stripe. */
@@ -232,39 +262,34 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
 {
     gj_i32 one_plus_half = (gj_i32)((1u << p) | (1u << p >> 1));
 
-    for (gj_i32 y0 = 0; y0 < t->h; y0 += 4)
+    for (gj_i32 s = 0; s * 4 < t->h; s++) {
+        GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
+        gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
+
         for (gj_i32 x = 0; x < t->w; x++) {
-            gj_i32 y = y0, y_end = gj_min(y0 + 4, t->h);
+            gj_u32 right = col[x + 1], r = 0;
 
-            if (y_end - y0 == 4) {
-                gj_u32 busy = 0;
-
-                for (gj_i32 k = y0; k < y_end; k++)
-                    busy |= gj_j2k_t1_state(t, gj_j2k_t1_index(t, x, k), k) &
-                            (GJ_T1_SIG | GJ_T1_VISITED | GJ_T1_NEIGHBOURS);
-                if (!busy) {
-                    if (!gj_j2k_t1_decode(t, GJ_T1_CTX_RL))
-                        continue;   /* the whole column stays insignificant */
-                    y = y0 + (gj_i32)(gj_j2k_t1_decode(t, GJ_T1_CTX_UNI) << 1);
-                    y += (gj_i32)gj_j2k_t1_decode(t, GJ_T1_CTX_UNI);
-                    gj_j2k_t1_set_significant(t, x, y, gj_j2k_t1_state(t, gj_j2k_t1_index(t, x, y), y),
-                                              one_plus_half, 0);
-                    y++;
+            if (rows == 0xFu && !((left | cur | right) & GJ_T1_SIGMA_ALL) && !(cur & GJ_T1_PI_ALL)) {
+                if (!gj_j2k_t1_decode(t, GJ_T1_CTX_RL)) {
+                    left = cur;     /* the whole column stays insignificant */
+                    cur = right;
+                    continue;
                 }
+                r = gj_j2k_t1_decode(t, GJ_T1_CTX_UNI) << 1;
+                r |= gj_j2k_t1_decode(t, GJ_T1_CTX_UNI);
+                cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+                r++;
             }
-            for (; y < y_end; y++) {
-                gj_u32 i = gj_j2k_t1_index(t, x, y), f = gj_j2k_t1_state(t, i, y);
-
-                if (!(f & (GJ_T1_SIG | GJ_T1_VISITED)) &&
-                    gj_j2k_t1_decode(t, gj_j2k_t1_zc_context(t->orientation, f)))
-                    gj_j2k_t1_set_significant(t, x, y, f, one_plus_half, 0);
-            }
-            for (y = y0; y < y_end; y++) {
-                gj_u32 i = gj_j2k_t1_index(t, x, y);
-
-                t->flags[i] = (gj_u16)(t->flags[i] & ~GJ_T1_VISITED);
-            }
+            for (; r < 4; r++)
+                if (((rows >> r) & 1u) && !(cur & (GJ_T1_SIGMA(r) | GJ_T1_PI(r))) &&
+                    gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r)))
+                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+            cur &= ~GJ_T1_PI_ALL;
+            col[x] = cur;
+            left = cur;
+            cur = right;
         }
+    }
     /* D.5: the segmentation symbol 1010 ends each cleanup pass; only its bits are consumed. */
     if (segsym)
         for (int k = 0; k < 4; k++)
@@ -272,9 +297,8 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
 }
 
 /* E.1: from T1's value (one extra bit below the last plane) to the transform's input. */
-GJ_FUNC gj_i32 gj_j2k_dequantise(gj_i32 v, GJ_GLOBAL const gj_j2k_cblk *cb)
+GJ_FUNC gj_i32 gj_j2k_dequantise(gj_u32 mag, gj_u32 neg, GJ_GLOBAL const gj_j2k_cblk *cb)
 {
-    gj_u32 mag = (gj_u32)(v < 0 ? -v : v);
     gj_u64 r;
 
     /* The max-shift ROI (H.1), applied as OpenJPEG applies it. */
@@ -290,7 +314,7 @@ GJ_FUNC gj_i32 gj_j2k_dequantise(gj_i32 v, GJ_GLOBAL const gj_j2k_cblk *cb)
     }
     if (r > 0x7FFFFFFFull)
         r = 0x7FFFFFFFull;
-    return v < 0 ? -(gj_i32)r : (gj_i32)r;
+    return neg ? -(gj_i32)r : (gj_i32)r;
 }
 
 /* The coding passes of one code-block, cleared beforehand (D.3, D.4). */
@@ -329,48 +353,62 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
 }
 
 /*
- * GJ_J2K_T1_LANES threads (a warp) per code-block: they clear its coefficients and
- * state words, the first decodes the passes (the MQ decoder is serial), then all
- * dequantise. With one decoding lane per warp the decoders never diverge, and a
- * warp scheduler interleaves many code-blocks. Work-groups hold whole code-blocks.
+ * GJ_J2K_T1_BLOCKS code-blocks per work-group, GJ_J2K_T1_LANES threads (a warp)
+ * each: they clear the code-block's coefficients and state words, the first lane
+ * decodes the passes (the MQ decoder is serial), then all dequantise. With one
+ * decoding lane per warp the decoders never diverge, and a warp scheduler
+ * interleaves many code-blocks. The group first fills the zero coding tables of
+ * the three kinds of sub-band (LL and LH share theirs).
  */
 GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 count,
                                   GJ_GLOBAL const gj_u32 *segments, GJ_GLOBAL const gj_u8 *data,
-                                  GJ_GLOBAL gj_i32 *coef, GJ_GLOBAL gj_u16 *flags)
+                                  GJ_GLOBAL gj_i32 *coef)
 {
-    gj_u64 id = gj_global_id();
-    gj_u64 block = id / GJ_J2K_T1_LANES;
-    gj_u32 lane = (gj_u32)(id % GJ_J2K_T1_LANES), n = 0;
+    GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
+    GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
+    GJ_LOCAL_DECL gj_u8 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
+    gj_u32 lid = gj_local_id(), slot = lid / GJ_J2K_T1_LANES, lane = lid % GJ_J2K_T1_LANES;
+    gj_u64 block = (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS + slot;
     GJ_GLOBAL const gj_j2k_cblk *cb = &cblks[block < count ? block : 0];
+    gj_u32 n = 0, nwords = 0, kind = cb->orientation == 3 ? 2u : cb->orientation == 1 ? 1u : 0u;
     gj_j2k_t1 t;
 
+    for (gj_u32 i = lid; i < 3u * GJ_T1_ZC_ENTRIES; i += gj_group_size())
+        zc[i] = (gj_u8)gj_j2k_t1_zc_entry(i < GJ_T1_ZC_ENTRIES ? 0u : i < 2u * GJ_T1_ZC_ENTRIES ? 1u : 3u,
+                                          i % GJ_T1_ZC_ENTRIES);
     t.coef = coef;
-    t.flags = flags;
+    t.words = words + slot * GJ_J2K_T1_WORDS;
+    t.ctx = ctx + slot * GJ_T1_CONTEXTS;
+    t.zc = zc + kind * GJ_T1_ZC_ENTRIES;
     t.base = cb->coef_offset;
-    t.flags_base = cb->flags_offset;
     t.stride = cb->stride;
     t.w = cb->width;
     t.h = cb->height;
+    t.pitch = t.w + 2;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
-    t.orientation = cb->orientation;
     t.data = data;
     t.raw = 0;
-    if (block < count)
+    if (block < count) {
         n = (gj_u32)t.w * (gj_u32)t.h;
-    for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES) {
-        gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
-
-        coef[gj_j2k_t1_coef_index(&t, x, y)] = 0;
-        flags[gj_j2k_t1_index(&t, x, y)] = 0;
+        nwords = GJ_J2K_T1_WORDS_OF(t.w, t.h);
     }
+    /* The host refuses larger code-blocks (layout.c); this keeps hostile tables in bounds. */
+    if (nwords > GJ_J2K_T1_WORDS)
+        nwords = 0;
+    for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES)
+        coef[gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w))] = 0;
+    for (gj_u32 k = lane; k < nwords; k += GJ_J2K_T1_LANES)
+        t.words[k] = 0;
     gj_barrier();
-    if (n && lane == 0)
+    if (nwords && lane == 0)
         gj_j2k_t1_decode_passes(&t, cb, segments);
     gj_barrier();
-    for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES) {
-        gj_u32 i = gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w));
+    for (gj_u32 k = lane; k < n && nwords; k += GJ_J2K_T1_LANES) {
+        gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
+        gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
+        gj_u32 word = t.words[(y >> 2) * t.pitch + x + 1];
 
-        coef[i] = gj_j2k_dequantise(coef[i], cb);
+        coef[i] = gj_j2k_dequantise((gj_u32)coef[i], (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb);
     }
 }
 

@@ -1,0 +1,224 @@
+/*
+ * bench_nvjpeg2k: times NVIDIA nvJPEG2000 on whole files, the peer of bench_j2k.
+ *
+ *   bench_nvjpeg2k [--device N] [--iters N] [--seconds S] FILE...
+ *
+ * For each file (.j2k, .j2c, .jp2): 2 warm-up decodes, then up to N timed decodes
+ * (default 30; at least 3, no more once S seconds (default 5) have passed), each
+ * timed around nvjpeg2kStreamParse() (the codestream's headers and packets, on the
+ * CPU), nvjpeg2kDecodeImage() and cudaStreamSynchronize(): the same span as
+ * bench_j2k's gj_j2k_decode(). Output: interleaved samples in device memory (8-bit
+ * for pictures of up to 8 bits, 16-bit beyond), RGB for three components. One line
+ * per file, as bench_j2k's:
+ *     nvjpeg2k FILE WxH COMPONENTS MODE MEDIAN_MS MIN_MS FPS MPIX/S gpu_mem=... frame=...
+ * gpu_mem is the drop of the device's free memory from before the handle was made
+ * to its lowest point, the output included.
+ *
+ * Built on the GPU machine only (the library comes from the PyPI wheel
+ * nvidia-nvjpeg2k-cu13: its include/ and lib/ directories):
+ *   gcc -O2 -std=gnu11 -I$NVJ2K/include -I$CUDA/include bench/bench_nvjpeg2k.c bench/bench_util.c \
+ *       -o bench_nvjpeg2k $NVJ2K/lib/libnvjpeg2k.so.0 -L$CUDA/lib64 -lcudart -Wl,-rpath,$NVJ2K/lib
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+#include <nvjpeg2k.h>
+
+#include "bench_util.h"
+
+#define WARMUP 2
+
+typedef struct options {
+    int device;
+    int iters;
+    double seconds;
+} options;
+
+/* One file's run: everything it creates, so one function can free it all. */
+typedef struct run {
+    nvjpeg2kHandle_t handle;
+    nvjpeg2kDecodeState_t state;
+    nvjpeg2kStream_t stream_info;
+    nvjpeg2kDecodeParams_t params;
+    cudaStream_t stream;
+    void *pixels;
+    size_t pitch, output_bytes;
+    void *planes[1];
+    size_t pitches[1];
+    nvjpeg2kImage_t image;
+    nvjpeg2kImageInfo_t info;
+    int deep;
+    char error[256];            /* why the run failed */
+} run;
+
+static int nvj_ok(run *r, nvjpeg2kStatus_t s, const char *call)
+{
+    if (s == NVJPEG2K_STATUS_SUCCESS)
+        return 1;
+    snprintf(r->error, sizeof(r->error), "%s: status %d", call, (int)s);
+    return 0;
+}
+
+static int cuda_ok(run *r, cudaError_t e, const char *call)
+{
+    if (e == cudaSuccess)
+        return 1;
+    snprintf(r->error, sizeof(r->error), "%s: %s (%s)", call, cudaGetErrorString(e), cudaGetErrorName(e));
+    return 0;
+}
+
+static size_t free_gpu_bytes(void)
+{
+    size_t free_bytes = 0, total_bytes = 0;
+
+    return cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess ? free_bytes : 0;
+}
+
+static int parse_options(int argc, char **argv, options *o, int *first_file)
+{
+    int i;
+
+    *o = (options){ .iters = 30, .seconds = 5 };
+    for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+        const char *v;
+        int r;
+
+        if ((r = bench_option_value(argc, argv, &i, "--device", &v)) != 0) {
+            if (r < 0 || bench_parse_int("--device", v, 0, &o->device) < 0)
+                return -1;
+        } else if ((r = bench_common_option(argc, argv, &i, &o->iters, &o->seconds)) != 0) {
+            if (r < 0)
+                return -1;
+        } else {
+            break;
+        }
+    }
+    return bench_options_end(argc, argv, i, first_file);
+}
+
+/* Handle, state, parameters and the interleaved output of the picture in data. */
+static int setup(run *r, const uint8_t *data, size_t size)
+{
+    nvjpeg2kImageComponentInfo_t comp;
+
+    if (!cuda_ok(r, cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags") ||
+        !nvj_ok(r, nvjpeg2kCreateSimple(&r->handle), "nvjpeg2kCreateSimple") ||
+        !nvj_ok(r, nvjpeg2kDecodeStateCreate(r->handle, &r->state), "nvjpeg2kDecodeStateCreate") ||
+        !nvj_ok(r, nvjpeg2kStreamCreate(&r->stream_info), "nvjpeg2kStreamCreate") ||
+        !nvj_ok(r, nvjpeg2kDecodeParamsCreate(&r->params), "nvjpeg2kDecodeParamsCreate") ||
+        !nvj_ok(r, nvjpeg2kStreamParse(r->handle, data, size, 0, 0, r->stream_info), "nvjpeg2kStreamParse") ||
+        !nvj_ok(r, nvjpeg2kStreamGetImageInfo(r->stream_info, &r->info), "nvjpeg2kStreamGetImageInfo") ||
+        !nvj_ok(r, nvjpeg2kStreamGetImageComponentInfo(r->stream_info, &comp, 0),
+                "nvjpeg2kStreamGetImageComponentInfo") ||
+        !nvj_ok(r, nvjpeg2kDecodeParamsSetOutputFormat(r->params, NVJPEG2K_FORMAT_INTERLEAVED),
+                "nvjpeg2kDecodeParamsSetOutputFormat") ||
+        !nvj_ok(r, nvjpeg2kDecodeParamsSetRGBOutput(r->params, r->info.num_components == 3),
+                "nvjpeg2kDecodeParamsSetRGBOutput"))
+        return 0;
+    r->deep = comp.precision > 8;
+    r->pitch = (size_t)r->info.image_width * r->info.num_components * (r->deep ? 2 : 1);
+    r->output_bytes = r->pitch * r->info.image_height;
+    if (!cuda_ok(r, cudaMalloc(&r->pixels, r->output_bytes), "cudaMalloc"))
+        return 0;
+    r->planes[0] = r->pixels;
+    r->pitches[0] = r->pitch;
+    r->image.pixel_data = r->planes;
+    r->image.pitch_in_bytes = r->pitches;
+    r->image.pixel_type = r->deep ? NVJPEG2K_UINT16 : NVJPEG2K_UINT8;
+    r->image.num_components = r->info.num_components;
+    return 1;
+}
+
+static void run_free(run *r)
+{
+    cudaFree(r->pixels);
+    if (r->params)
+        nvjpeg2kDecodeParamsDestroy(r->params);
+    if (r->stream_info)
+        nvjpeg2kStreamDestroy(r->stream_info);
+    if (r->state)
+        nvjpeg2kDecodeStateDestroy(r->state);
+    if (r->handle)
+        nvjpeg2kDestroy(r->handle);
+    if (r->stream)
+        cudaStreamDestroy(r->stream);
+}
+
+static int decode_once(run *r, const uint8_t *data, size_t size)
+{
+    return nvj_ok(r, nvjpeg2kStreamParse(r->handle, data, size, 0, 0, r->stream_info), "nvjpeg2kStreamParse") &&
+           nvj_ok(r, nvjpeg2kDecodeImage(r->handle, r->state, r->stream_info, r->params, &r->image, r->stream),
+                  "nvjpeg2kDecodeImage") &&
+           cuda_ok(r, cudaStreamSynchronize(r->stream), "cudaStreamSynchronize");
+}
+
+static void bench_file(const options *o, const char *path)
+{
+    run r = { 0 };
+    uint8_t *data = NULL;
+    size_t size, free_before = free_gpu_bytes(), free_lowest = free_before, free_now;
+    double *ms = calloc((size_t)o->iters, sizeof(*ms)), start;
+    bench_result res;
+    int n = 0, ok;
+
+    ok = ms && bench_read_file(path, &data, &size) == 0;
+    if (!ok)
+        snprintf(r.error, sizeof(r.error), "cannot read the file");
+    ok = ok && setup(&r, data, size);
+    for (int i = 0; ok && i < WARMUP; i++)
+        ok = decode_once(&r, data, size);
+    start = bench_now_ms();
+    while (ok && bench_more_samples(n, o->iters, bench_now_ms() - start, o->seconds * 1e3)) {
+        double t0 = bench_now_ms();
+
+        ok = decode_once(&r, data, size);
+        ms[n++] = bench_now_ms() - t0;
+        if ((free_now = free_gpu_bytes()) && free_now < free_lowest)
+            free_lowest = free_now;
+    }
+    if (!ok) {
+        printf("nvjpeg2k %s failed: %s\n", path, r.error);
+    } else {
+        double pixels = (double)r.info.image_width * r.info.image_height;
+
+        bench_stats(ms, n, 1, &res);
+        printf("nvjpeg2k %s %ux%u %u dev-interleaved%s %.3f %.3f %.1f %.1f gpu_mem=%.1fMiB frame=%.1fMiB\n", path,
+               r.info.image_width, r.info.image_height, r.info.num_components, r.deep ? "16" : "8", res.median_ms,
+               res.min_ms, res.images_per_s, pixels / (res.median_ms * 1e3),
+               (double)(free_before - free_lowest) / 1048576, r.output_bytes / 1048576.0);
+    }
+    fflush(stdout);
+    run_free(&r);
+    free(data);
+    free(ms);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    struct cudaDeviceProp prop;
+    int first_file, major = 0, minor = 0, patch = 0;
+    cudaError_t e;
+
+    if (parse_options(argc, argv, &o, &first_file) < 0) {
+        fprintf(stderr, "usage: bench_nvjpeg2k [--device N] [--iters N] [--seconds S] FILE...\n");
+        return 2;
+    }
+    if ((e = cudaSetDevice(o.device)) != cudaSuccess || (e = cudaGetDeviceProperties(&prop, o.device)) != cudaSuccess) {
+        fprintf(stderr, "bench_nvjpeg2k: CUDA device %d: %s (%s)\n", o.device, cudaGetErrorString(e),
+                cudaGetErrorName(e));
+        return 1;
+    }
+    nvjpeg2kGetProperty(MAJOR_VERSION, &major);
+    nvjpeg2kGetProperty(MINOR_VERSION, &minor);
+    nvjpeg2kGetProperty(PATCH_LEVEL, &patch);
+    printf("# bench_nvjpeg2k (nvJPEG2000 %d.%d.%d) on CUDA: %s: up to %d timed decodes per file, "
+           "output to device memory\n", major, minor, patch, prop.name, o.iters);
+    for (int i = first_file; i < argc; i++)
+        bench_file(&o, argv[i]);
+    return 0;
+}
