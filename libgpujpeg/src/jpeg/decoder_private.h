@@ -29,7 +29,8 @@
  * this many bits (decode_entropy.c restart_direct()). One thread decodes a segment
  * serially, so longer segments lose to chunked decoding: on an H200, 4K 4:2:0 q90
  * with a marker every 8 MCUs (3.4 Kbit) decodes 3% faster directly, every 30 MCUs
- * (12.6 Kbit) 2.5x slower (doc/benchmarks.md, fifth session). */
+ * (12.6 Kbit) 2.5x slower, 4:2:2 every 30 (6.6 Kbit) 1.9x slower (doc/benchmarks.md,
+ * fifth session). */
 #define DIRECT_MIN_SEGMENTS 256
 #define DIRECT_MAX_SEGMENT_BITS 4096
 /* Synchronisation rounds (first pass included) queued at most; GJ_SYNC_ROUNDS sets
