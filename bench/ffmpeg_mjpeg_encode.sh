@@ -30,20 +30,8 @@ source="-i $photo -vf scale=out_range=full,format=yuv420p"
 hw=${BENCH_HW:-cuda}             # opencl: the same rows on OpenCL frames
 hwdev="-init_hw_device $hw=gj -filter_hw_device gj"
 
-# ff N FILTER_TAIL ARGS...: encodes N frames of the repeated picture (the output follows ARGS)
-ff() {
-    n=$1 tail=$2
-    shift 2
-    # shellcheck disable=SC2086 # one word per option
-    "$ffmpeg" -nostdin -hide_banner -benchmark $devices $source$tail,loop=loop=-1:size=1 -frames:v "$n" "$@" \
-        > "$work/log" 2>&1 || { echo "failed: $(grep -iE 'error|fail' "$work/log" | tail -n 2 | tr '\n' ' ')" >&2; return 1; }
-}
-
-# rtime N FILTER_TAIL ARGS...: seconds for N frames to the null muxer (0 on failure)
-rtime() {
-    ff "$@" -f null - || { echo 0; return; }
-    sed -n 's/.*bench: .*rtime=\([0-9.]*\)s.*/\1/p' "$work/log" | tail -n 1
-}
+# ff, rtime
+. "$(dirname "$0")/ffmpeg_encode_common.sh"
 
 # run NAME N1 N2 FILTER_TAIL ARGS...
 run() {

@@ -22,6 +22,7 @@
 #include "libavutil/hwcontext_opencl.h"
 #endif
 
+#include "hwconfig.h"
 #include "libgpujpeg.h"
 
 /* One AVClass for the library's own messages: they are not tied to a codec context
@@ -366,3 +367,15 @@ int ff_gpujpeg_encoder_frame(void *logctx, GJDecodeContext *c, const AVFrame *fr
 #endif
     return 0;
 }
+
+const AVCodecHWConfigInternal *const ff_gpujpeg_encoder_hw_configs[] = {
+#if CONFIG_CUDA
+    HW_CONFIG_ENCODER_FRAMES(CUDA,   CUDA),
+    HW_CONFIG_ENCODER_DEVICE(NONE,   CUDA),
+#endif
+#if CONFIG_OPENCL
+    HW_CONFIG_ENCODER_FRAMES(OPENCL, OPENCL),
+    HW_CONFIG_ENCODER_DEVICE(NONE,   OPENCL),
+#endif
+    NULL
+};

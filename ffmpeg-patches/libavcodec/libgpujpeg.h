@@ -69,6 +69,15 @@ int ff_gpujpeg_encoder_format(AVCodecContext *avctx, enum AVPixelFormat *sw_form
  */
 int ff_gpujpeg_encoder_frame(void *logctx, GJDecodeContext *c, const AVFrame *frame, gj_frame *f);
 
+/** The encoders' hardware configurations: CUDA and OpenCL frames and devices. */
+extern const struct AVCodecHWConfigInternal *const ff_gpujpeg_encoder_hw_configs[];
+
+/** The encoders' gpu_device option (a string field at offset off of their context). */
+#define FF_GPUJPEG_GPU_DEVICE_OPTION(off, flags)                                                      \
+    { "gpu_device", "device for software frames: auto, cuda[:N], opencl[:N], opencl-gpu[:N], opencl-cpu " \
+                    "(hardware frames and a hw device context use their own)",                        \
+      off, AV_OPT_TYPE_STRING, { .str = "auto" }, 0, 0, flags }
+
 /**
  * Creates the decoder of codec (AV_CODEC_ID_MJPEG or AV_CODEC_ID_JPEG2000) on
  * the device of a CUDA or OpenCL AVHWDeviceContext (wrapping its context and

@@ -257,9 +257,7 @@ static const AVOption options[] = {
         { "optimal", "optimal tables per frame (a second GPU pass)",  0, AV_OPT_TYPE_CONST, { .i64 = 1 }, 0, 0, VE, .unit = "huffman" },
     { "restart",    "MCUs per restart interval (0: no restart markers)", OFFSET(restart), AV_OPT_TYPE_INT,
                     { .i64 = 0 }, 0, 65535, VE },
-    { "gpu_device", "device for software frames: auto, cuda[:N], opencl[:N], opencl-gpu[:N], opencl-cpu "
-                    "(hardware frames and a hw device context use their own)",
-                    OFFSET(device), AV_OPT_TYPE_STRING, { .str = "auto" }, 0, 0, VE },
+    FF_GPUJPEG_GPU_DEVICE_OPTION(OFFSET(device), VE),
     { NULL },
 };
 
@@ -268,18 +266,6 @@ static const AVClass gpujpeg_encoder_class = {
     .item_name  = av_default_item_name,
     .option     = options,
     .version    = LIBAVUTIL_VERSION_INT,
-};
-
-static const AVCodecHWConfigInternal *const gpujpeg_encoder_hw_configs[] = {
-#if CONFIG_CUDA
-    HW_CONFIG_ENCODER_FRAMES(CUDA,   CUDA),
-    HW_CONFIG_ENCODER_DEVICE(NONE,   CUDA),
-#endif
-#if CONFIG_OPENCL
-    HW_CONFIG_ENCODER_FRAMES(OPENCL, OPENCL),
-    HW_CONFIG_ENCODER_DEVICE(NONE,   OPENCL),
-#endif
-    NULL
 };
 
 /* not const: av_codec_init_static() fills p.pix_fmts through get_supported_config
@@ -298,6 +284,6 @@ FFCodec ff_mjpeg_gpujpeg_encoder = {
     FF_CODEC_ENCODE_CB(gpujpeg_encode_frame),
     .close                = gpujpeg_encode_close,
     .get_supported_config = gpujpeg_get_supported_config,
-    .hw_configs           = gpujpeg_encoder_hw_configs,
+    .hw_configs           = ff_gpujpeg_encoder_hw_configs,
     .caps_internal        = FF_CODEC_CAP_INIT_CLEANUP,
 };

@@ -183,9 +183,7 @@ static const AVOption options[] = {
       GJ_HAP_NONE, GJ_HAP_SNAPPY, VE, .unit = "compressor" },
         { "none",   "none",   0, AV_OPT_TYPE_CONST, { .i64 = GJ_HAP_NONE },   0, 0, VE, .unit = "compressor" },
         { "snappy", "snappy", 0, AV_OPT_TYPE_CONST, { .i64 = GJ_HAP_SNAPPY }, 0, 0, VE, .unit = "compressor" },
-    { "gpu_device", "device for software frames: auto, cuda[:N], opencl[:N], opencl-gpu[:N], opencl-cpu "
-      "(hardware frames and a hw device context use their own)", OFFSET(device), AV_OPT_TYPE_STRING,
-      { .str = "auto" }, 0, 0, VE },
+    FF_GPUJPEG_GPU_DEVICE_OPTION(OFFSET(device), VE),
     { NULL },
 };
 
@@ -194,18 +192,6 @@ static const AVClass hap_gpujpeg_class = {
     .item_name  = av_default_item_name,
     .option     = options,
     .version    = LIBAVUTIL_VERSION_INT,
-};
-
-static const AVCodecHWConfigInternal *const hap_gpujpeg_hw_configs[] = {
-#if CONFIG_CUDA
-    HW_CONFIG_ENCODER_FRAMES(CUDA,   CUDA),
-    HW_CONFIG_ENCODER_DEVICE(NONE,   CUDA),
-#endif
-#if CONFIG_OPENCL
-    HW_CONFIG_ENCODER_FRAMES(OPENCL, OPENCL),
-    HW_CONFIG_ENCODER_DEVICE(NONE,   OPENCL),
-#endif
-    NULL
 };
 
 const FFCodec ff_hap_gpujpeg_encoder = {
@@ -221,6 +207,6 @@ const FFCodec ff_hap_gpujpeg_encoder = {
     .init           = hap_gpujpeg_init,
     FF_CODEC_ENCODE_CB(hap_gpujpeg_encode),
     .close          = hap_gpujpeg_close,
-    .hw_configs     = hap_gpujpeg_hw_configs,
+    .hw_configs     = ff_gpujpeg_encoder_hw_configs,
     .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
 };
