@@ -40,11 +40,14 @@ export GJ_FFMPEG_BUILD="${GJ_FFMPEG_BUILD:-ffmpeg/build}"
 ffbuild=$GJ_FFMPEG_BUILD
 # FFmpeg's make, not as a sub-make of ours (no jobserver to inherit)
 make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ffbuild" "$@"; }
-# The FATE inputs are generated once, before the tests run in parallel.
+# The FATE inputs, and the host tools every FATE test depends on (FFmpeg's
+# tests/Makefile FATE_UTILS), are made once, before the tests run in parallel:
+# two FATE tests that both found the tools missing would link them at the same
+# time, and one would read the other's half-written object.
 if [ -x "$ffbuild/ffmpeg" ] &&
    ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp tests/data/gpujpeg-j2k/.stamp \
-       tests/data/gpujpeg-hap/.stamp > /dev/null; then
-    echo "FAIL fate: the FATE inputs could not be generated (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh, gpujpeg_j2k_inputs.sh, gpujpeg_hap_inputs.sh)"
+       tests/data/gpujpeg-hap/.stamp tests/base64 tests/tiny_psnr tests/tiny_ssim tests/audiomatch > /dev/null; then
+    echo "FAIL fate: the FATE inputs or tools could not be made (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh, gpujpeg_j2k_inputs.sh, gpujpeg_hap_inputs.sh)"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
