@@ -107,10 +107,14 @@ static int launch(gj_jpeg_encoder *enc, const char *kernel, uint64_t items, unsi
     return gj_dev_launch(enc->dev, kernel, (size_t)((items + group - 1) / group), group, args, nargs);
 }
 
-static void set_offset(gj_enc_params *p, int plane, uint64_t offset)
+/* Plane `plane` starts `offset` bytes into its buffer, which starts at an address `base_align` aligns. */
+static void set_offset(gj_enc_params *p, int plane, uint64_t offset, uint64_t base_align)
 {
     p->plane_offset_lo[plane] = (gj_u32)offset;
     p->plane_offset_hi[plane] = (gj_u32)(offset >> 32);
+    p->plane_aligned &= ~(1u << plane);
+    if ((base_align | offset | p->pitch[plane]) % 4 == 0)
+        p->plane_aligned |= 1u << plane;
 }
 
 static int check_linesize(const gj_frame *in, int plane)
@@ -152,7 +156,7 @@ static int bind_host_input(gj_jpeg_encoder *enc, const gj_frame *in, int nb_plan
         return ret;
     for (i = 0; i < nb_planes; i++) {
         enc->params.pitch[i] = (gj_u32)in->linesize[i];
-        set_offset(&enc->params, i, pos);
+        set_offset(&enc->params, i, pos, 0);
         planes[i] = arg_buf(enc, BUF_INPUT);
         if ((ret = dev->ops->upload(dev, &enc->buf[BUF_INPUT], pos, in->data[i], plane_span(in, i))) < 0)
             return ret;
@@ -173,52 +177,70 @@ static int bind_device_input(gj_jpeg_encoder *enc, const gj_frame *in, int nb_pl
         if ((ret = check_linesize(in, i)) < 0)
             return ret;
         enc->params.pitch[i] = (gj_u32)in->linesize[i];
-        set_offset(&enc->params, i, in->memory == GJ_MEMORY_OPENCL ? in->offset[i] : 0);
+        /* a CUDA plane is its address; an OpenCL one an offset into an aligned buffer */
+        if (in->memory == GJ_MEMORY_OPENCL)
+            set_offset(&enc->params, i, in->offset[i], 0);
+        else
+            set_offset(&enc->params, i, 0, (uintptr_t)in->data[i]);
         planes[i] = GJ_ARG_BUF(&b);
     }
     return 0;
 }
 
 /*
- * Packed RGB: each component converted and downsampled into a plane of its own
- * first (gj_jpeg_enc_rgb_to_plane), its whole MCU columns wide and as many rows
- * as it has before the bottom padding repeats the last; the blocks then read
- * those planes as they would planar input that needs no downsampling.
+ * Packed RGB: every component converted and downsampled in one pass
+ * (gj_jpeg_enc_rgb_to_planes) into planes of their own, each its whole MCU
+ * columns wide and as many rows as it has before the bottom padding repeats the
+ * last; the blocks then read those planes as they would planar input that needs
+ * no downsampling.
  */
 static int convert_packed_input(gj_jpeg_encoder *enc, gj_karg *planes)
 {
     gj_enc_params *p = &enc->params;
-    uint64_t offset = (uint64_t)p->plane_offset_hi[0] << 32 | p->plane_offset_lo[0], sizes[3], total = 0;
-    gj_karg a[13];
+    uint64_t offset = (uint64_t)p->plane_offset_hi[0] << 32 | p->plane_offset_lo[0], offsets[3] = { 0, 0, 0 };
+    uint64_t total = 0;
+    gj_u32 cells_x = p->mcus_x * p->comp[0].h * p->comp[0].factor_x, cells_y = 0, fy_max = 1, factors;
+    gj_u32 format = p->pixel_bytes | (p->plane_aligned & 1) << 7 | (p->chan_r | p->chan_g << 8 | p->chan_b << 16) << 8;
+    gj_karg a[16];
     int c, ret;
 
+    /* cells_x: 8-column cells of the MCU columns' full-resolution picture */
+    for (c = 0; c < (int)p->num_components; c++)
+        fy_max = p->comp[c].factor_y > fy_max ? p->comp[c].factor_y : fy_max;
+    factors = p->num_components << 24 | fy_max << 28;
     for (c = 0; c < (int)p->num_components; c++) {
         gj_enc_component *cp = &p->comp[c];
-        sizes[c] = (uint64_t)p->mcus_x * cp->h * 8 * (cp->last_row + 1);
-        total += (sizes[c] + 15) & ~(uint64_t)15;
+        gj_u32 out_w = cells_x * 8 / cp->factor_x, rows = cp->last_row + 1;
+        gj_u32 cell_rows = (rows * cp->factor_y + fy_max - 1) / fy_max;
+
+        factors |= (cp->factor_x | cp->factor_y << 2) << (8 * c);
+        cells_y = cell_rows > cells_y ? cell_rows : cells_y;
+        offsets[c] = total;
+        total += ((uint64_t)out_w * rows + 15) & ~(uint64_t)15;
     }
     if ((ret = ensure(enc, BUF_YCC, total)) < 0)
         return ret;
     a[0] = planes[0], a[1] = GJ_ARG_U64(offset), a[2] = GJ_ARG_U32(p->pitch[0]), a[3] = GJ_ARG_U32(p->width);
-    a[4] = GJ_ARG_U32(p->height), a[5] = GJ_ARG_U32(p->pixel_bytes);
-    a[6] = GJ_ARG_U32(p->chan_r | p->chan_g << 8 | p->chan_b << 16), a[11] = arg_buf(enc, BUF_YCC);
-    for (c = 0, total = 0; c < (int)p->num_components; c++) {
+    a[4] = GJ_ARG_U32(p->height), a[5] = GJ_ARG_U32(format), a[6] = GJ_ARG_U32(cells_x);
+    a[7] = GJ_ARG_U32(cells_y), a[8] = GJ_ARG_U32(factors);
+    for (c = 0; c < 3; c++) {
+        a[9 + c] = GJ_ARG_U32(p->comp[c < (int)p->num_components ? c : 0].last_row);
+        a[13 + c] = GJ_ARG_U64(offsets[c]);
+    }
+    a[12] = arg_buf(enc, BUF_YCC);
+    if ((ret = launch(enc, "gj_jpeg_enc_rgb_to_planes", (uint64_t)cells_x * cells_y, GJ_PREFIX_GROUP, a, 16)) < 0)
+        return ret;
+    for (c = 0; c < (int)p->num_components; c++) {
         gj_enc_component *cp = &p->comp[c];
-        gj_u32 out_w = p->mcus_x * cp->h * 8;
+        gj_u32 out_w = cells_x * 8 / cp->factor_x;
 
-        a[7] = GJ_ARG_U32(cp->factor_x | cp->factor_y << 8 | (gj_u32)c << 16);
-        a[8] = GJ_ARG_U32(cp->last_row), a[9] = GJ_ARG_U32(out_w), a[10] = GJ_ARG_U32(cp->last_row + 1);
-        a[12] = GJ_ARG_U64(total);
-        if ((ret = launch(enc, "gj_jpeg_enc_rgb_to_plane", sizes[c], GJ_PREFIX_GROUP, a, 13)) < 0)
-            return ret;
         cp->plane = (gj_u32)c;
         cp->factor_x = cp->factor_y = 1;
         cp->src_w = out_w;
         cp->src_h = cp->last_row + 1;
         p->pitch[c] = out_w;
-        set_offset(p, c, total);
+        set_offset(p, c, offsets[c], 0);
         planes[c] = arg_buf(enc, BUF_YCC);
-        total += (sizes[c] + 15) & ~(uint64_t)15;
     }
     p->layout = GJ_ENC_IN_PLANES;
     return 0;

@@ -51,11 +51,39 @@ GJ_FUNC gj_u32 gj_enc_block_source(GJ_GLOBAL const gj_enc_params *p, gj_u32 k, g
 }
 
 /*
+ * Row y of 8 samples at column x0 of the component's source: two word loads
+ * where the row lies whole in an aligned plane at full resolution (the common
+ * case: every plane once packed RGB is converted), else sample by sample.
+ */
+GJ_FUNC void gj_enc_block_row(GJ_GLOBAL const gj_enc_params *p, const gj_enc_source *src, gj_u32 plane,
+                              gj_u32 x0, gj_u32 y, gj_i32 *d)
+{
+    gj_u32 i;
+
+    if (src->fx == 1 && src->fy == 1 && (p->plane_aligned >> plane & 1) && x0 + 7 <= src->last_x) {
+        GJ_GLOBAL const gj_u32 *w = (GJ_GLOBAL const gj_u32 *)
+            (src->base + (gj_u64)gj_min(gj_min(y, src->last_row), src->last_y) * src->pitch + x0);
+        gj_u32 lo = w[0], hi = w[1];
+        GJ_UNROLL
+        for (i = 0; i < 4; i++) {
+            d[i] = (gj_i32)(lo >> (8 * i) & 0xff);
+            d[i + 4] = (gj_i32)(hi >> (8 * i) & 0xff);
+        }
+        return;
+    }
+    gj_enc_sample_row(src, x0, y, d);
+}
+
+/*
  * 8 threads per block: thread r transforms row r, then column r through local
- * memory, quantises that column and stores it. masks[2k], masks[2k + 1]: the
- * low and high words of block k's map of non-zero AC coefficients (bit = zig-zag
- * index), which lets the Huffman kernels skip the zeros. The input is planar
- * (packed RGB went through gj_jpeg_enc_rgb_to_plane); plane c feeds component c.
+ * memory, and quantises that column into the block's zig-zag order in local
+ * memory; the block then goes out as 32 words, thread r storing words r, r + 8,
+ * ... so that each store of the group fills whole memory sectors (a store per
+ * coefficient at its zig-zag place would write each sector in 2-byte pieces).
+ * masks[2k], masks[2k + 1]: the low and high words of block k's map of non-zero
+ * AC coefficients (bit = zig-zag index), which lets the Huffman kernels skip the
+ * zeros. The input is planar (packed RGB went through gj_jpeg_enc_rgb_to_planes);
+ * plane c feeds component c.
  */
 GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane0,
                            GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2,
@@ -65,8 +93,8 @@ GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_
     GJ_LOCAL_DECL gj_u32 nonzero[GJ_ENC_BLOCKS_PER_FDCT_GROUP][2];
     gj_u32 t = gj_local_id(), b = t >> 3, r = t & 7;
     gj_u32 k = gj_group_id() * GJ_ENC_BLOCKS_PER_FDCT_GROUP + b;
-    gj_u32 active = k < p->num_blocks, comp = 0, sx = 0, sy = 0, padding = 0, i;
-    gj_i32 d[8];
+    gj_u32 active = k < p->num_blocks, comp = 0, sx = 0, sy = 0, padding = 0, i, lo = 0, hi = 0;
+    gj_i32 d[8], q[8];
 
     if (r < 2)
         nonzero[b][r] = 0;
@@ -74,7 +102,7 @@ GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_
         gj_enc_source src;
         padding = gj_enc_block_source(p, k, &comp, &sx, &sy);
         src = gj_enc_source_of(p, comp == 0 ? plane0 : comp == 1 ? plane1 : plane2, comp);
-        gj_enc_sample_row(&src, sx * 8, sy * 8 + r, d);
+        gj_enc_block_row(p, &src, p->comp[comp].plane, sx * 8, sy * 8 + r, d);
         for (i = 0; i < 8; i++)
             d[i] -= 128;    /* level shift, A.3.1 */
         gj_fdct_pass(d, 0);
@@ -83,20 +111,33 @@ GJ_KERNEL gj_jpeg_enc_fdct(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_
     }
     gj_barrier();
     if (active) {
-        gj_u32 table = p->slots[k % p->blocks_in_mcu].table, lo = 0, hi = 0;
-        GJ_GLOBAL gj_i16 *out = coefs + (gj_u64)k * 64;
+        gj_u32 table = p->slots[k % p->blocks_in_mcu].table;
         for (i = 0; i < 8; i++)
             d[i] = rows[b][i * 8 + r];
         gj_fdct_pass(d, 1);
         for (i = 0; i < 8; i++) {
-            gj_u32 n = i * 8 + r, z = gj_enc_zigzag_of_natural[n];
-            gj_i32 q = gj_fdct_quantize(d[i], p->quant_recip[table][n], p->quant_corr[table][n],
-                                        p->quant_shift[table][n]);
+            gj_u32 n = i * 8 + r;
+            q[i] = gj_fdct_quantize(d[i], p->quant_recip[table][n], p->quant_corr[table][n],
+                                    p->quant_shift[table][n]);
             if (padding && n)
-                q = 0;
-            out[z] = (gj_i16)q;
-            if (q && z)
+                q[i] = 0;
+        }
+    }
+    gj_barrier();       /* every column read: rows[b] now takes the zig-zag order */
+    if (active)
+        for (i = 0; i < 8; i++)
+            rows[b][gj_enc_zigzag_of_natural[i * 8 + r]] = q[i];
+    gj_barrier();
+    if (active) {
+        GJ_GLOBAL gj_u32 *out = (GJ_GLOBAL gj_u32 *)(coefs + (gj_u64)k * 64);
+        for (i = 0; i < 4; i++) {
+            gj_u32 w = i * 8 + r, z = 2 * w;
+            gj_i32 c0 = rows[b][z], c1 = rows[b][z + 1];
+            out[w] = (gj_u32)(gj_u16)c0 | (gj_u32)(gj_u16)c1 << 16;   /* little-endian: element z first */
+            if (c0 && z)
                 *(z < 32 ? &lo : &hi) |= 1u << (z & 31);
+            if (c1)
+                *(z + 1 < 32 ? &lo : &hi) |= 1u << ((z + 1) & 31);
         }
         if (lo)
             gj_atomic_or_u32(&nonzero[b][0], lo);

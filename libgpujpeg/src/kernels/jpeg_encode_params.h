@@ -49,6 +49,7 @@ typedef struct gj_enc_params {
     gj_u32 pitch[3];            /* bytes per row of each plane */
     gj_u32 plane_offset_lo[3];  /* byte offset of each plane in its buffer */
     gj_u32 plane_offset_hi[3];
+    gj_u32 plane_aligned;       /* bit i: plane i's rows start at multiples of 4 bytes */
     gj_u32 mcus_x, mcus_y;
     gj_u32 num_mcus;
     gj_u32 blocks_in_mcu;
