@@ -16,8 +16,11 @@
 # One warm-up run first (the GPU's clocks, the OpenCL/CUDA caches). Each row runs
 # twice, N1 = N2 / 8 and N2 frames; fps = (N2 - N1) / (rtime2 - rtime1)
 # (-benchmark's rtime), which leaves out start-up (CUDA context, kernels).
-# Both encoders use their defaults otherwise: one chunk, snappy.
-# BENCH_HW=opencl: OpenCL frames and device instead of CUDA.
+# Both encoders use their defaults otherwise (snappy; chunks: hap_gpujpeg one
+# per 128 KiB of blocks, 31 at 4K, FFmpeg's hap one), and rows with the other's
+# chunk count each.
+# BENCH_HW=opencl: OpenCL frames and device instead of CUDA. BENCH_NATIVE=0:
+# no rows of FFmpeg's encoder (e.g. for an older build's GPU rows).
 # Prints: NAME FRAMES fps BYTES_PER_FRAME. BENCH_N (default 3200): N2 of the GPU
 # rows (the native encoder: N2 / 20).
 set -eu
@@ -52,8 +55,10 @@ devices=$hwdev
 ff $((N / 8)) ",hwupload" -c:v hap_gpujpeg -f null - || true     # warm-up
 run "hap_gpujpeg $hw frames, hap"               $((N / 8)) $N ",hwupload" -c:v hap_gpujpeg -format hap
 run "hap_gpujpeg $hw frames, hap -quality fast" $((N / 8)) $N ",hwupload" -c:v hap_gpujpeg -format hap -quality fast
-run "hap_gpujpeg $hw frames, hap -chunks 8"     $((N / 8)) $N ",hwupload" -c:v hap_gpujpeg -format hap -chunks 8
+run "hap_gpujpeg $hw frames, hap -chunks 1"     $((N / 8)) $N ",hwupload" -c:v hap_gpujpeg -format hap -chunks 1
 run "hap_gpujpeg $hw frames, hap_q"             $((N / 8)) $N ",hwupload" -c:v hap_gpujpeg -format hap_q
+[ "${BENCH_NATIVE:-1}" = 0 ] && exit 0
 devices=
 run "hap native, $threads threads"              $((N / 160)) $((N / 20)) "" -c:v hap -format hap -threads "$threads"
+run "hap native, $threads threads, -chunks 16"  $((N / 160)) $((N / 20)) "" -c:v hap -format hap -threads "$threads" -chunks 16
 run "hap native, $threads threads, hap_q"       $((N / 160)) $((N / 20)) "" -c:v hap -format hap_q -threads "$threads"

@@ -129,6 +129,45 @@ static void check_paths(gj_device *dev, gj_dxt_encoder *enc, gj_dxt_decoder *dec
     gj_frame_unref(&from_dev);
 }
 
+/*
+ * gj_dxt_encode_async into page-locked host blocks, two pictures in flight as
+ * the FFmpeg encoder keeps them: after the synchronisation each holds the
+ * blocks that gj_dxt_encode gives for its picture.
+ */
+static void check_async(gj_device *dev, gj_dxt_encoder *enc, enum gj_dxt_format format, int w, int h)
+{
+    gj_frame pics[2];
+    gj_dxt_blocks async[2], ref[2];
+    int ret;
+
+    for (int i = 0; i < 2; i++) {
+        pics[i] = (gj_frame){ .width = w, .height = h, .format = GJ_PIX_FMT_RGBA, .memory = GJ_MEMORY_HOST };
+        gj_frame_alloc(&pics[i], NULL);
+        fill(&pics[i]);
+        for (int y = 0; y < h; y++)     /* two different pictures */
+            pics[i].data[0][(size_t)y * (size_t)pics[i].linesize[0]] ^= (uint8_t)(0x55 * (i + 1));
+        ref[i] = (gj_dxt_blocks){ .memory = GJ_MEMORY_HOST };
+        ret = gj_dxt_encode(enc, &pics[i], format, GJ_DXT_QUALITY_BALANCED, &ref[i]);
+        CHECK(ret == 0, "reference encode: %d", ret);
+        async[i] = (gj_dxt_blocks){ .format = format, .width = w, .height = h, .memory = GJ_MEMORY_HOST };
+        ret = gj_dxt_blocks_alloc(&async[i], dev);
+        CHECK(ret == 0 && async[i].size == gj_dxt_size(format, w, h), "page-locked blocks: %d", ret);
+    }
+    for (int i = 0; i < 2; i++) {
+        ret = gj_dxt_encode_async(enc, &pics[i], format, GJ_DXT_QUALITY_BALANCED, &async[i]);
+        CHECK(ret == 0, "async encode %d: %d", i, ret);
+    }
+    CHECK(gj_device_synchronize(dev) == 0, "synchronize failed");
+    for (int i = 0; i < 2; i++)
+        CHECK(!memcmp(async[i].data, ref[i].data, ref[i].size), "%s %dx%d: async blocks of picture %d differ",
+              gj_dxt_format_name(format), w, h, i);
+    for (int i = 0; i < 2; i++) {
+        gj_dxt_blocks_unref(&async[i]);
+        gj_dxt_blocks_unref(&ref[i]);
+        gj_frame_unref(&pics[i]);
+    }
+}
+
 int main(void)
 {
     const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
@@ -147,6 +186,7 @@ int main(void)
     for (int f = 0; f < GJ_DXT_FORMAT_NB; f++) {
         check_paths(dev, enc, dec, (enum gj_dxt_format)f, 37, 21);
         check_paths(dev, enc, dec, (enum gj_dxt_format)f, 1, 1);
+        check_async(dev, enc, (enum gj_dxt_format)f, 45, 30);
     }
     gj_dxt_decoder_free(&dec);
     gj_dxt_encoder_free(&enc);

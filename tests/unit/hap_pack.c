@@ -107,6 +107,9 @@ static int parse_frame(const uint8_t *frame, size_t n, int *texture, uint8_t *ou
     return n == 0;
 }
 
+/* A packer kept across the frames of every check, as a stream's encoder keeps it. */
+static gj_hap_packer *packer;
+
 static void check_roundtrip(enum gj_dxt_format format, int w, int h, int chunks, enum gj_hap_compressor comp,
                             int threads, int compressible)
 {
@@ -142,6 +145,15 @@ static void check_roundtrip(enum gj_dxt_format format, int w, int h, int chunks,
                   "snappy, %zu bytes of %zu", snappy_chunks, chunks, frame_size, b.size);
         if (!compressible)
             CHECK(snappy_chunks == 0, "noise: snappy chunks kept where they do not shrink");
+        /* the persistent packer (other thread count, buffers of earlier frames) writes the same frame */
+        {
+            uint8_t *again = malloc(cap);
+            size_t again_size = 0;
+            ret = gj_hap_packer_pack(packer, &b, comp, chunks, again, cap, &again_size);
+            CHECK(ret == 0 && again_size == frame_size && !memcmp(again, frame, frame_size),
+                  "format %d, %d chunks: the packer's frame differs from gj_hap_pack's (%d)", format, chunks, ret);
+            free(again);
+        }
     }
     free(frame);
     free(back);
@@ -155,6 +167,7 @@ int main(void)
     uint8_t data[32], out[256];
     size_t n;
 
+    CHECK(gj_hap_packer_create(&packer, 3) == 0, "cannot create a packer");
     for (int f = 0; f < GJ_DXT_FORMAT_NB; f++) {
         check_roundtrip(f, 64, 36, 1, GJ_HAP_NONE, 1, 1);
         check_roundtrip(f, 64, 36, 7, GJ_HAP_NONE, 4, 1);
@@ -183,6 +196,10 @@ int main(void)
         CHECK(gj_hap_pack(&b, GJ_HAP_SNAPPY, 1, 1, out, sizeof(out), &n) == GJ_ERROR_UNSUPPORTED,
               "snappy without libsnappy");
     }
+    gj_hap_packer_free(&packer);
+    /* one chunk per 128 KiB, 1 to 64 */
+    CHECK(gj_hap_auto_chunks(1000) == 1 && gj_hap_auto_chunks(4147200) == 31 && gj_hap_auto_chunks(8294400) == 63 &&
+          gj_hap_auto_chunks((size_t)1 << 30) == GJ_HAP_MAX_CHUNKS, "gj_hap_auto_chunks");
     printf("hap_pack: %d failures (snappy %s)\n", failures, gj_hap_snappy_available() ? "yes" : "no");
     return failures != 0;
 }

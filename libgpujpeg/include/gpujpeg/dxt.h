@@ -88,6 +88,25 @@ GJ_API void gj_dxt_encoder_free(gj_dxt_encoder **enc);
 GJ_API int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format format,
                          enum gj_dxt_quality quality, gj_dxt_blocks *out);
 
+/*
+ * gj_dxt_encode() without the wait: returns once the work is queued on the
+ * encoder's device. Blocks in device memory may be used by later work on that
+ * device at once; blocks in host memory are complete after
+ * gj_device_synchronize(), and the copy overlaps the host's work only when
+ * they are page-locked (gj_dxt_blocks_alloc() with the device). The input
+ * frame must stay unchanged until then too.
+ */
+GJ_API int gj_dxt_encode_async(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format format,
+                               enum gj_dxt_quality quality, gj_dxt_blocks *out);
+
+/*
+ * Allocates b->size bytes for b in b->memory: dev's memory, or host memory,
+ * page-locked memory of dev when dev is given (copies from the device reach it
+ * at the bus's speed; free the blocks before the device), else ordinary memory.
+ * Free with gj_dxt_blocks_unref().
+ */
+GJ_API int gj_dxt_blocks_alloc(gj_dxt_blocks *b, gj_device *dev);
+
 typedef struct gj_dxt_decoder gj_dxt_decoder;
 
 GJ_API int gj_dxt_decoder_create(gj_dxt_decoder **dec, gj_device *dev);
@@ -149,6 +168,29 @@ GJ_API size_t gj_hap_max_size(size_t blocks_size, int chunks);
  */
 GJ_API int gj_hap_pack(const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor, int chunks, int threads,
                        uint8_t *out, size_t out_size, size_t *frame_size);
+
+/*
+ * A packer for a stream of frames: gj_hap_pack() with threads that stay
+ * between frames (starting them for every frame costs about as much as a
+ * small frame's compression) and buffers kept across frames. threads: 1 to
+ * GJ_HAP_MAX_CHUNKS in all, the caller's included. One frame at a time.
+ */
+typedef struct gj_hap_packer gj_hap_packer;
+GJ_API int gj_hap_packer_create(gj_hap_packer **packer, int threads);
+GJ_API void gj_hap_packer_free(gj_hap_packer **packer);
+GJ_API int gj_hap_packer_pack(gj_hap_packer *packer, const gj_dxt_blocks *blocks,
+                              enum gj_hap_compressor compressor, int chunks, uint8_t *out, size_t out_size,
+                              size_t *frame_size);
+
+/*
+ * A chunk count for blocks of this size that does not depend on the machine:
+ * one chunk per GJ_HAP_AUTO_CHUNK_BYTES, 1 to GJ_HAP_MAX_CHUNKS (a 4K BC1
+ * frame gets 31). Snappy compresses in independent 64 KiB fragments, so chunks
+ * of 128 KiB cost next to nothing in size, and they let encoders and decoders
+ * (FFmpeg's hap decoder, Vidvox's reference) work on several cores.
+ */
+#define GJ_HAP_AUTO_CHUNK_BYTES (128 * 1024)
+GJ_API int gj_hap_auto_chunks(size_t blocks_size);
 
 #ifdef __cplusplus
 }

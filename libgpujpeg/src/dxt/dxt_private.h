@@ -37,9 +37,6 @@ static inline void gj_dxt_set_offset(gj_u32 *lo, gj_u32 *hi, uint64_t offset)
  */
 int gj_dxt_blocks_buffer(gj_device *dev, const gj_dxt_blocks *b, gj_buffer *buf);
 
-/* Allocates b->size bytes for b in b->memory (host, or dev's). */
-int gj_dxt_blocks_alloc(gj_dxt_blocks *b, gj_device *dev);
-
 /* Launches `kernel` over every block of the params' picture. */
 int gj_dxt_launch(gj_device *dev, const char *kernel, const gj_dxt_params *p, const gj_karg *args, int nargs);
 

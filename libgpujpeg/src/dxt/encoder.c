@@ -201,7 +201,8 @@ static int bind_output(gj_dxt_encoder *enc, gj_dxt_blocks *out, gj_buffer *dst, 
         return gj_fail(GJ_ERROR_INVAL, "DXT encoder: the output holds %zu bytes, the blocks need %zu",
                        out->size, gj_dxt_size(out->format, out->width, out->height));
     out->size = gj_dxt_size(out->format, out->width, out->height);
-    if (!out->data && (ret = gj_dxt_blocks_alloc(out, dev)) < 0) {
+    /* host blocks in ordinary memory: they may outlive the device (gj_dxt_blocks_alloc) */
+    if (!out->data && (ret = gj_dxt_blocks_alloc(out, out->memory == GJ_MEMORY_HOST ? NULL : dev)) < 0) {
         out->size = size;
         return ret;
     }
@@ -236,8 +237,8 @@ static int upload_params(gj_dxt_encoder *enc, const gj_dxt_params *p)
     return ret;
 }
 
-int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format format,
-                  enum gj_dxt_quality quality, gj_dxt_blocks *out)
+int gj_dxt_encode_async(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format format,
+                        enum gj_dxt_quality quality, gj_dxt_blocks *out)
 {
     gj_device *dev;
     gj_dxt_params params, *p = &params;
@@ -281,7 +282,15 @@ int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format fo
         return ret;
     if (out->memory != GJ_MEMORY_HOST)
         return 0;   /* queued on the device's stream: later work there sees the blocks */
-    if ((ret = dev->ops->download(dev, out->data, &enc->blocks, 0, out->size)) < 0)
+    return dev->ops->download(dev, out->data, &enc->blocks, 0, out->size);
+}
+
+int gj_dxt_encode(gj_dxt_encoder *enc, const gj_frame *in, enum gj_dxt_format format,
+                  enum gj_dxt_quality quality, gj_dxt_blocks *out)
+{
+    int ret = gj_dxt_encode_async(enc, in, format, quality, out);
+
+    if (ret < 0 || out->memory != GJ_MEMORY_HOST)
         return ret;
-    return dev->ops->finish(dev);
+    return enc->dev->ops->finish(enc->dev);
 }

@@ -100,7 +100,7 @@ int gj_dxt_launch(gj_device *dev, const char *kernel, const gj_dxt_params *p, co
 /* ------------------------------------------------------------------ block storage */
 
 typedef struct blocks_owner {
-    gj_device *dev;         /* device memory: the buffer's device */
+    gj_device *dev;         /* device memory, or page-locked host memory: their device */
     gj_buffer buffer;
     void *host;
 } blocks_owner;
@@ -123,14 +123,20 @@ int gj_dxt_blocks_buffer(gj_device *dev, const gj_dxt_blocks *b, gj_buffer *buf)
 
 int gj_dxt_blocks_alloc(gj_dxt_blocks *b, gj_device *dev)
 {
-    blocks_owner *owner = calloc(1, sizeof(*owner));
+    blocks_owner *owner;
     int ret;
 
-    if (!owner)
+    if (!b)
+        return GJ_ERROR_INVAL;
+    if (!b->size && !(b->size = gj_dxt_size(b->format, b->width, b->height)))
+        return gj_fail(GJ_ERROR_INVAL, "DXT blocks: no size, and no format and picture size to take it from");
+    if (!(owner = calloc(1, sizeof(*owner))))
         return GJ_ERROR_NOMEM;
     b->offset = 0;
     if (b->memory == GJ_MEMORY_HOST) {
-        owner->host = malloc(b->size ? b->size : 1);
+        /* With a device: page-locked memory, which its downloads reach at the bus's speed. */
+        owner->host = dev ? dev->ops->host_alloc(dev, b->size ? b->size : 1) : malloc(b->size ? b->size : 1);
+        owner->dev = dev;
         if (!owner->host) {
             free(owner);
             return gj_fail(GJ_ERROR_NOMEM, "out of host memory for %zu bytes of DXT blocks", b->size);
@@ -160,9 +166,12 @@ void gj_dxt_blocks_unref(gj_dxt_blocks *b)
         return;
     owner = b->opaque_owner;
     if (owner) {
-        if (owner->dev)
+        if (owner->host && owner->dev)
+            owner->dev->ops->host_free(owner->dev, owner->host);
+        else if (owner->dev)
             owner->dev->ops->buffer_destroy(owner->dev, &owner->buffer);
-        free(owner->host);
+        else
+            free(owner->host);
         free(owner);
     }
     b->data = NULL;

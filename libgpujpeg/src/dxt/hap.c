@@ -5,13 +5,13 @@
  * instructions. Section header: 3 bytes of little-endian size and a type byte;
  * size 0 means the size follows in 4 more bytes (sections of 2^24 bytes or more).
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "dxt/dxt_private.h"
 #include "log.h"
+#include "thread_pool.h"
 
 #ifdef HAVE_SNAPPY
 #include <snappy-c.h>
@@ -99,88 +99,141 @@ static int texture_format(enum gj_dxt_format format)
     }
 }
 
-/* One chunk: its blocks, where its compressed bytes go (a slot of chunk_bound bytes), and the result. */
+/* One chunk: its blocks, where its compressed bytes go first (a slot of
+ * chunk_bound bytes), its final place in the frame, and the result. */
 typedef struct hap_chunk {
     const uint8_t *src;
     size_t src_size;
+    uint8_t *slot;
     uint8_t *dst;
     size_t dst_size;
     uint8_t compressor;     /* HAP_STORED or HAP_SNAPPY */
 } hap_chunk;
 
-typedef struct hap_job {
-    hap_chunk *chunks;
-    int nb_chunks;
-    int next;               /* the next chunk to take */
-    int snappy;
-    pthread_mutex_t lock;
-} hap_job;
+struct gj_hap_packer {
+    gj_thread_pool *pool;
+    uint8_t *scratch;       /* the slots of frames of several chunks, kept across frames */
+    size_t scratch_size;
+};
 
-/* Compresses one chunk into its slot; stores it where snappy does not make it smaller. */
-static void compress_chunk(hap_chunk *c, int snappy)
+/* Compresses a chunk into its slot; where snappy does not make it smaller it is stored. */
+static void compress_chunk(void *arg, int i)
 {
+    hap_chunk *c = (hap_chunk *)arg + i;
+
+    c->compressor = HAP_STORED;
+    c->dst_size = c->src_size;
 #ifdef HAVE_SNAPPY
-    if (snappy) {
-        size_t n = c->dst_size;
-        if (snappy_compress((const char *)c->src, c->src_size, (char *)c->dst, &n) == SNAPPY_OK &&
+    {
+        size_t n = chunk_bound(c->src_size);
+        if (snappy_compress((const char *)c->src, c->src_size, (char *)c->slot, &n) == SNAPPY_OK &&
             n < c->src_size) {
             c->dst_size = n;
             c->compressor = HAP_SNAPPY;
-            return;
         }
     }
 #endif
-    memcpy(c->dst, c->src, c->src_size);
-    c->dst_size = c->src_size;
-    c->compressor = HAP_STORED;
 }
 
-/* A worker: takes chunks until none is left. */
-static void *compress_worker(void *arg)
+/* Puts a chunk in its place in the frame: stored from the blocks, snappy from its slot. */
+static void place_chunk(void *arg, int i)
 {
-    hap_job *job = arg;
+    hap_chunk *c = (hap_chunk *)arg + i;
 
-    for (;;) {
-        int i;
-        pthread_mutex_lock(&job->lock);
-        i = job->next++;
-        pthread_mutex_unlock(&job->lock);
-        if (i >= job->nb_chunks)
-            return NULL;
-        compress_chunk(&job->chunks[i], job->snappy);
+    if (c->compressor == HAP_STORED)
+        memcpy(c->dst, c->src, c->dst_size);
+    else if (c->dst != c->slot)
+        memcpy(c->dst, c->slot, c->dst_size);
+}
+
+int gj_hap_packer_create(gj_hap_packer **out, int threads)
+{
+    gj_hap_packer *packer;
+    int ret;
+
+    if (!out)
+        return GJ_ERROR_INVAL;
+    *out = NULL;
+    if (!(packer = calloc(1, sizeof(*packer))))
+        return GJ_ERROR_NOMEM;
+    threads = threads < 1 ? 1 : threads > GJ_HAP_MAX_CHUNKS ? GJ_HAP_MAX_CHUNKS : threads;
+    if ((ret = gj_thread_pool_create(&packer->pool, threads)) < 0) {
+        free(packer);
+        return ret;
     }
-}
-
-/* Compresses every chunk on up to `threads` threads (the caller's thread is one of them). */
-static int compress_chunks(hap_chunk *chunks, int nb_chunks, int snappy, int threads)
-{
-    pthread_t tids[GJ_HAP_MAX_CHUNKS];
-    hap_job job = { .chunks = chunks, .nb_chunks = nb_chunks, .snappy = snappy };
-    int started = 0;
-
-    if (!snappy)
-        threads = 1;    /* copies: no gain from threads */
-    threads = threads < 1 ? 1 : threads > nb_chunks ? nb_chunks : threads;
-    if (pthread_mutex_init(&job.lock, NULL))
-        return gj_fail(GJ_ERROR_EXTERNAL, "HAP: cannot create a lock");
-    while (started < threads - 1 && !pthread_create(&tids[started], NULL, compress_worker, &job))
-        started++;
-    compress_worker(&job);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
-    pthread_mutex_destroy(&job.lock);
+    *out = packer;
     return 0;
 }
 
-int gj_hap_pack(const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor, int chunks, int threads,
-                uint8_t *out, size_t out_size, size_t *frame_size)
+void gj_hap_packer_free(gj_hap_packer **ppacker)
+{
+    gj_hap_packer *packer = ppacker ? *ppacker : NULL;
+
+    if (!packer)
+        return;
+    gj_thread_pool_free(&packer->pool);
+    free(packer->scratch);
+    free(packer);
+    *ppacker = NULL;
+}
+
+int gj_hap_auto_chunks(size_t blocks_size)
+{
+    size_t chunks = blocks_size / GJ_HAP_AUTO_CHUNK_BYTES;
+
+    return chunks < 1 ? 1 : chunks > GJ_HAP_MAX_CHUNKS ? GJ_HAP_MAX_CHUNKS : (int)chunks;
+}
+
+/*
+ * Compresses every chunk on the pool's threads. One chunk goes straight into
+ * the frame. Several go first into slots of the scratch buffer (their sizes are
+ * known only afterwards), then each is copied into its place, in parallel as
+ * well: the places do not overlap the slots, unlike slots in the frame itself,
+ * which would have to be closed up one after the other.
+ */
+static int compress_chunks(gj_hap_packer *packer, hap_chunk *c, int chunks, int snappy, uint8_t *frame_data)
+{
+    size_t need = 0, total = 0;
+
+    for (int i = 0; i < chunks; i++) {
+        c[i].compressor = HAP_STORED;
+        c[i].dst_size = c[i].src_size;
+        c[i].slot = NULL;
+        need += chunk_bound(c[i].src_size);
+    }
+    if (snappy && chunks == 1) {
+        c[0].slot = frame_data;
+    } else if (snappy) {
+        if (need > packer->scratch_size) {
+            free(packer->scratch);
+            packer->scratch_size = 0;
+            if (!(packer->scratch = malloc(need)))
+                return gj_fail(GJ_ERROR_NOMEM, "HAP: out of memory for %zu bytes of chunks", need);
+            packer->scratch_size = need;
+        }
+        c[0].slot = packer->scratch;
+        for (int i = 1; i < chunks; i++)
+            c[i].slot = c[i - 1].slot + chunk_bound(c[i - 1].src_size);
+    }
+    if (snappy)
+        gj_thread_pool_run(packer->pool, compress_chunk, c, chunks);
+    for (int i = 0; i < chunks; i++) {
+        c[i].dst = frame_data + total;
+        total += c[i].dst_size;
+    }
+    gj_thread_pool_run(packer->pool, place_chunk, c, chunks);
+    return 0;
+}
+
+int gj_hap_packer_pack(gj_hap_packer *packer, const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor,
+                       int chunks, uint8_t *out, size_t out_size, size_t *frame_size)
 {
     hap_chunk c[GJ_HAP_MAX_CHUNKS];
     size_t nb_blocks, block_bytes, total = 0, head;
     int texture, ret;
-    uint8_t *p, *slot;
+    uint8_t *p;
 
-    if (!blocks || !out || !frame_size)
+    if (!packer || !blocks || !out || !frame_size)
         return GJ_ERROR_INVAL;
     if ((texture = texture_format(blocks->format)) < 0)
         return gj_fail(GJ_ERROR_INVAL, "HAP: blocks of unknown format %d", (int)blocks->format);
@@ -201,24 +254,17 @@ int gj_hap_pack(const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor, 
         return gj_fail(GJ_ERROR_INVAL, "HAP: output of %zu bytes, %zu needed", out_size,
                        gj_hap_max_size(blocks->size, chunks));
 
-    /* Chunks of whole blocks, as even as the block count allows, each into its own slot first. */
+    /* Chunks of whole blocks, as even as the block count allows. */
     head = header_size(chunks);
-    slot = out + head;
     for (int i = 0; i < chunks; i++) {
         size_t first = nb_blocks * (size_t)i / (size_t)chunks, end = nb_blocks * (size_t)(i + 1) / (size_t)chunks;
         c[i].src = blocks->data + blocks->offset + first * block_bytes;
         c[i].src_size = (end - first) * block_bytes;
-        c[i].dst = slot;
-        c[i].dst_size = chunk_bound(c[i].src_size);
-        slot += c[i].dst_size;
     }
-    if ((ret = compress_chunks(c, chunks, compressor == GJ_HAP_SNAPPY, threads)) < 0)
+    if ((ret = compress_chunks(packer, c, chunks, compressor == GJ_HAP_SNAPPY, out + head)) < 0)
         return ret;
-    /* Close the gaps between the slots (memmove: a chunk moves left over its own slot). */
-    for (int i = 0; i < chunks; i++) {
-        memmove(out + head + total, c[i].dst, c[i].dst_size);
+    for (int i = 0; i < chunks; i++)
         total += c[i].dst_size;
-    }
 
     p = out;
     if (chunks == 1) {
@@ -236,4 +282,18 @@ int gj_hap_pack(const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor, 
     }
     *frame_size = head + total;
     return 0;
+}
+
+int gj_hap_pack(const gj_dxt_blocks *blocks, enum gj_hap_compressor compressor, int chunks, int threads,
+                uint8_t *out, size_t out_size, size_t *frame_size)
+{
+    gj_hap_packer *packer;
+    int ret;
+
+    /* threads for this frame only; no more than there are chunks to share */
+    if ((ret = gj_hap_packer_create(&packer, threads < chunks ? threads : chunks)) < 0)
+        return ret;
+    ret = gj_hap_packer_pack(packer, blocks, compressor, chunks, out, out_size, frame_size);
+    gj_hap_packer_free(&packer);
+    return ret;
 }
