@@ -32,6 +32,7 @@ static int ensure_lanes(gj_jpeg_decoder *dec)
         }
         lane->owns_dev = 1;
         lane->frame_dev = dec->dev;
+        lane->shares_gpu = dec->lanes_wanted > 1;
         dec->lanes[dec->num_lanes++] = lane;
     }
     return 0;

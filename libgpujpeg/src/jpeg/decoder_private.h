@@ -21,8 +21,9 @@
 #define HYP_MARKS 6             /* kernels/jpeg_huffman.h GJ_HYP_MARKS */
 #define PIXEL_GROUP 256
 /* Chunk length: shorter chunks decode in parallel better, but cost more synchronisation.
- * Scans that use slot hypotheses (4:2:0, 4:2:2) do best a little longer than the others
- * (measured on an H200, doc/benchmarks.md). */
+ * Scans that use slot hypotheses (4:2:0, 4:2:2) do best a little longer than the others,
+ * and their best length follows the scan's density and whether the picture has the GPU
+ * to itself (decode_entropy.c chunk_bits_for(); measured on an H200, doc/benchmarks.md). */
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
 /* Restart-rich scans decode one thread per segment from this many segments of at most
@@ -61,6 +62,7 @@ struct gj_jpeg_decoder {
     int owns_dev;                    /* a lane's sibling device, destroyed with it */
     int pending;                     /* work queued without waiting (a lane's async decode) */
     int stage_device_output;         /* a lane's async decode: device pictures go to staging */
+    int shares_gpu;                  /* a lane among several: other pictures decode at once */
     struct gj_jpeg_decoder *lanes[MAX_LANES];
     int num_lanes, next_lane;
     int lanes_wanted;                /* GJ_LANES, else DEFAULT_LANES, until gj_jpeg_decoder_set_lanes() */
