@@ -22,29 +22,35 @@ typedef struct gj_dxt_alpha_result {
     gj_u32 err;
 } gj_dxt_alpha_result;
 
-/* Measures endpoints a0, a1 (their order picks the mode); keeps them if better. */
+/*
+ * Measures endpoints a0, a1 (their order picks the mode); keeps them if better.
+ * Entry e's key for a pixel is (8 d)^2 + e = 64 d^2 + e (d: the pixel less the
+ * entry, |8 d| < 2^11): the smallest key is the nearest entry, the first of
+ * equals, found by minimums alone, and carries the index in its low bits.
+ */
 GJ_FUNC void gj_dxt_alpha_try(const gj_i32 *v, gj_i32 a0, gj_i32 a1, gj_dxt_alpha_result *best)
 {
-    gj_u32 pal[8], err = 0;
+    gj_u32 pal[8], err, key_sum = 0, index_sum = 0;
+    gj_i32 pal8[8];
     gj_u64 bits = 0;
     int p, e;
 
     gj_dxt_alpha_palette((gj_u32)a0, (gj_u32)a1, pal);
     GJ_UNROLL
+    for (e = 0; e < 8; e++)
+        pal8[e] = 8 * (gj_i32)pal[e];
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_u32 bd = 0xffffffffu, bi = 0;
+        gj_i32 v8 = 8 * v[p];
+        gj_u32 key = 0xffffffffu;
         GJ_UNROLL
-        for (e = 0; e < 8; e++) {
-            gj_i32 diff = v[p] - (gj_i32)pal[e];
-            gj_u32 d = (gj_u32)(diff * diff);
-            if (d < bd) {
-                bd = d;
-                bi = (gj_u32)e;
-            }
-        }
-        err += bd;
-        bits |= (gj_u64)bi << (3 * p);
+        for (e = 0; e < 8; e++)
+            key = gj_min(key, (gj_u32)((v8 - pal8[e]) * (v8 - pal8[e]) + e));
+        key_sum += key;
+        index_sum += key & 7u;
+        bits |= (gj_u64)(key & 7u) << (3 * p);
     }
+    err = (key_sum - index_sum) / 64;
     if (err < best->err) {
         best->w0 = (gj_u32)a0 | (gj_u32)a1 << 8 | (gj_u32)(bits & 0xffffu) << 16;
         best->w1 = (gj_u32)(bits >> 16);

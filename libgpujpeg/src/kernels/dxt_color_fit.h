@@ -25,14 +25,22 @@
 #include "dxt_palette.h"
 
 /*
- * The block's pixels by channel: c[channel][pixel], raster order; norm: the
- * sum of |x|^2 over its pixels (gj_dxt_rgb_norm), which every measurement of
+ * The block's pixels packed as r | g << 8 | b << 16 (the fourth byte zero),
+ * raster order: a third of the registers of one word per channel, and a
+ * pixel's dot product with a palette entry is one gj_dot4_u8. norm: the sum
+ * of |x|^2 over its pixels (gj_dxt_rgb_norm), which every measurement of
  * endpoints needs and which does not depend on them.
  */
 typedef struct gj_dxt_rgb_block {
-    gj_i32 c[3][16];
+    gj_u32 px[16];
     gj_i32 norm;
 } gj_dxt_rgb_block;
+
+/* Channel ch of pixel p. */
+GJ_FUNC gj_i32 gj_dxt_blk(const gj_dxt_rgb_block *blk, int ch, int p)
+{
+    return GJ_DXT_CH(blk->px[p], ch);
+}
 
 /* Sets blk->norm once the pixels are in: < 16 * 3 * 255^2, no overflow. */
 GJ_FUNC void gj_dxt_rgb_norm(gj_dxt_rgb_block *blk)
@@ -42,7 +50,7 @@ GJ_FUNC void gj_dxt_rgb_norm(gj_dxt_rgb_block *blk)
 
     GJ_UNROLL
     for (p = 0; p < 16; p++)
-        n += blk->c[0][p] * blk->c[0][p] + blk->c[1][p] * blk->c[1][p] + blk->c[2][p] * blk->c[2][p];
+        n = gj_dot4_u8(blk->px[p], blk->px[p], n);
     blk->norm = n;
 }
 
@@ -98,41 +106,36 @@ GJ_FUNC gj_u32 gj_dxt_with_blue(gj_u32 q, gj_i32 fixed_blue)
 /*
  * Nearest palette entry per pixel (the first of equals): the indices and the
  * squared error. |x - e|^2 = |x|^2 - (2 x.e - |e|^2): the entry with the
- * largest score 2 x.e - |e|^2 is the nearest, with fewer operations per entry,
- * and the block's error is its norm (sum of |x|^2) less the best scores.
+ * largest score s = 2 x.e - |e|^2 is the nearest, and the block's error is its
+ * norm (sum of |x|^2) less the best scores. Each entry k's key 4 s + 3 - k
+ * carries the entry in its low bits (|s| < 2^19: no overflow), so a plain
+ * maximum of four keys picks the nearest entry, the first of equals, without
+ * selects; the low bits of the 16 keys are the indices, inverted.
  */
 GJ_FUNC gj_u32 gj_dxt_color_indices(const gj_dxt_rgb_block *blk, const gj_u32 *pal, gj_u32 *indices)
 {
-    gj_i32 e2[4][3], norm[4], score_sum = 0;
-    gj_u32 idx = 0;
-    int p, e, ch;
+    gj_u32 e[4], inv = 0;
+    gj_i32 bias[4], key_sum = 0, low_sum;
+    int p, k;
 
     GJ_UNROLL
-    for (e = 0; e < 4; e++) {
-        norm[e] = 0;
-        GJ_UNROLL
-        for (ch = 0; ch < 3; ch++) {
-            gj_i32 v = GJ_DXT_CH(pal[e], ch);
-            e2[e][ch] = 2 * v;
-            norm[e] += v * v;
-        }
+    for (k = 0; k < 4; k++) {
+        e[k] = pal[k] & 0xffffffu;
+        /* key = 8 x.e - (4 |e|^2 - 3 + k) */
+        bias[k] = 4 * gj_dot4_u8(e[k], e[k], 0) - 3 + k;
     }
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_i32 x0 = blk->c[0][p], x1 = blk->c[1][p], x2 = blk->c[2][p];
-        gj_i32 best = x0 * e2[0][0] + x1 * e2[0][1] + x2 * e2[0][2] - norm[0];
-        gj_u32 bi = 0;
-        GJ_UNROLL
-        for (e = 1; e < 4; e++) {
-            gj_i32 score = x0 * e2[e][0] + x1 * e2[e][1] + x2 * e2[e][2] - norm[e];
-            bi = score > best ? (gj_u32)e : bi;
-            best = score > best ? score : best;
-        }
-        score_sum += best;
-        idx |= bi << (2 * p);
+        gj_u32 x = blk->px[p];
+        gj_i32 best = gj_max(gj_max(8 * gj_dot4_u8(x, e[0], 0) - bias[0], 8 * gj_dot4_u8(x, e[1], 0) - bias[1]),
+                             gj_max(8 * gj_dot4_u8(x, e[2], 0) - bias[2], 8 * gj_dot4_u8(x, e[3], 0) - bias[3]));
+        key_sum += best;
+        inv |= ((gj_u32)best & 3u) << (2 * p);
     }
-    *indices = idx;
-    return (gj_u32)(blk->norm - score_sum);
+    *indices = ~inv;
+    /* The sum of the 16 low-bit fields (3 - index) of inv, then of the scores. */
+    low_sum = (gj_i32)(gj_popcount(inv & 0x55555555u) + 2u * gj_popcount(inv & 0xaaaaaaaau));
+    return (gj_u32)(blk->norm - (key_sum - low_sum) / 4);
 }
 
 /* Measures endpoints q0, q1 in this order (the order picks BC1's mode); keeps them if better. */
@@ -182,8 +185,8 @@ GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, const gj_i32 *alpha, g
         ab += a * b;
         GJ_UNROLL
         for (ch = 0; ch < 3; ch++) {
-            ax[ch] += a * blk->c[ch][p];
-            bx[ch] += b * blk->c[ch][p];
+            ax[ch] += a * gj_dxt_blk(blk, ch, p);
+            bx[ch] += b * gj_dxt_blk(blk, ch, p);
         }
     }
     det = a2 * b2 - ab * ab;
@@ -242,15 +245,15 @@ GJ_FUNC void gj_dxt_color_diagonal(const gj_dxt_rgb_block *blk, const gj_i32 *lo
     for (ch = 0; ch < 3; ch++)
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            sum[ch] += blk->c[ch][p];
+            sum[ch] += gj_dxt_blk(blk, ch, p);
     sum_d = d == 0 ? sum[0] : d == 1 ? sum[1] : sum[2];
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_i32 x_d = d == 0 ? blk->c[0][p] : d == 1 ? blk->c[1][p] : blk->c[2][p];
+        gj_i32 x_d = d == 0 ? gj_dxt_blk(blk, 0, p) : d == 1 ? gj_dxt_blk(blk, 1, p) : gj_dxt_blk(blk, 2, p);
         gj_i32 y_d = 16 * x_d - sum_d;
         GJ_UNROLL
         for (ch = 0; ch < 3; ch++)
-            cov[ch] += y_d * (16 * blk->c[ch][p] - sum[ch]);
+            cov[ch] += y_d * (16 * gj_dxt_blk(blk, ch, p) - sum[ch]);
     }
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
@@ -325,7 +328,7 @@ GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, GJ_GLOBAL const 
         gj_u32 pair;
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            sum += blk->c[ch][p];
+            sum += gj_dxt_blk(blk, ch, p);
         pair = flat_pairs[(ch == 1 ? 256 : 0) + (sum + 8) / 16];
         q0 |= (pair >> 8) << gj_dxt_565_shift(ch);
         q1 |= (pair & 255u) << gj_dxt_565_shift(ch);
@@ -346,8 +349,8 @@ GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj
         gj_i32 mn = 255, mx = 0, inset;
         GJ_UNROLL
         for (p = 0; p < 16; p++) {
-            mn = gj_min(mn, blk->c[ch][p]);
-            mx = gj_max(mx, blk->c[ch][p]);
+            mn = gj_min(mn, gj_dxt_blk(blk, ch, p));
+            mx = gj_max(mx, gj_dxt_blk(blk, ch, p));
         }
         inset = (mx - mn) >> 4;
         lo[ch] = mn + inset;
@@ -357,13 +360,13 @@ GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj
 }
 
 /*
- * LSpiro step 1 for one channel: quantise to the endpoint precision (which
+ * LSpiro step 1 for channel ch: quantise to the endpoint precision (which
  * drops near-duplicates), rank the unique values (rank = how many distinct
  * values are smaller: no sorting network, no branches on data), fit
  * value = a + b * rank by least squares and return the line's ends at ranks 0
  * and n - 1, in 8-bit units.
  */
-GJ_FUNC void gj_dxt_lspiro_channel(const gj_i32 *x, gj_i32 qmax, gj_i32 *lo, gj_i32 *hi)
+GJ_FUNC void gj_dxt_lspiro_channel(const gj_dxt_rgb_block *blk, int ch, gj_i32 qmax, gj_i32 *lo, gj_i32 *hi)
 {
     gj_i32 q[16], first[16];
     gj_i32 n = 0, su = 0, sku = 0, sk, skk, den, a, b, l, h;
@@ -371,7 +374,7 @@ GJ_FUNC void gj_dxt_lspiro_channel(const gj_i32 *x, gj_i32 qmax, gj_i32 *lo, gj_
 
     GJ_UNROLL
     for (i = 0; i < 16; i++)
-        q[i] = (x[i] * qmax + 127) / 255;
+        q[i] = (gj_dxt_blk(blk, ch, i) * qmax + 127) / 255;
     GJ_UNROLL
     for (i = 0; i < 16; i++) {
         first[i] = 1;
@@ -413,7 +416,7 @@ GJ_FUNC void gj_dxt_color_balanced(const gj_dxt_rgb_block *blk, gj_u32 four_only
 
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
-        gj_dxt_lspiro_channel(blk->c[ch], gj_dxt_565_max(ch), &lo[ch], &hi[ch]);
+        gj_dxt_lspiro_channel(blk, ch, gj_dxt_565_max(ch), &lo[ch], &hi[ch]);
     gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
     /* The inset box starts better where a channel's unique values are skewed. */
     gj_dxt_color_fast(blk, four_only, fixed_blue, best);
@@ -451,7 +454,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     for (a = 0; a < 3; a++)
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            sum[a] += blk->c[a][p];
+            sum[a] += gj_dxt_blk(blk, a, p);
     GJ_UNROLL
     for (a = 0; a < 3; a++) {
         GJ_UNROLL
@@ -460,7 +463,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
             /* (16 x - sum) < 2^12: a product < 2^24, 16 of them < 2^28. */
             GJ_UNROLL
             for (p = 0; p < 16; p++)
-                c += (16 * blk->c[a][p] - sum[a]) * (16 * blk->c[b][p] - sum[b]);
+                c += (16 * gj_dxt_blk(blk, a, p) - sum[a]) * (16 * gj_dxt_blk(blk, b, p) - sum[b]);
             cov[a][b] = cov[b][a] = c;
         }
     }
@@ -528,7 +531,7 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
     }
     GJ_UNROLL
     for (p = 0; p < 16; p++)
-        t[p] = axis[0] * blk->c[0][p] + axis[1] * blk->c[1][p] + axis[2] * blk->c[2][p];
+        t[p] = axis[0] * gj_dxt_blk(blk, 0, p) + axis[1] * gj_dxt_blk(blk, 1, p) + axis[2] * gj_dxt_blk(blk, 2, p);
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
         rank[p] = 0;
@@ -540,13 +543,13 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
     for (ch = 0; ch < 3; ch++)
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            sum[ch] += blk->c[ch][p];
+            sum[ch] += gj_dxt_blk(blk, ch, p);
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 y[16];
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            y[rank[p]] = 16 * blk->c[ch][p] - sum[ch];
+            y[rank[p]] = 16 * gj_dxt_blk(blk, ch, p) - sum[ch];
         pre[ch][0] = 0;
         GJ_UNROLL
         for (p = 0; p < 16; p++)
@@ -648,8 +651,8 @@ GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
         gj_i32 mn = 255, mx = 0;
         GJ_UNROLL
         for (p = 0; p < 16; p++) {
-            mn = gj_min(mn, blk->c[ch][p]);
-            mx = gj_max(mx, blk->c[ch][p]);
+            mn = gj_min(mn, gj_dxt_blk(blk, ch, p));
+            mx = gj_max(mx, gj_dxt_blk(blk, ch, p));
         }
         range = gj_max(range, mx - mn);
     }

@@ -20,13 +20,11 @@
 
 GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
 {
-    int p, ch;
+    int p;
 
     GJ_UNROLL
-    for (ch = 0; ch < 3; ch++)
-        GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            blk->c[ch][p] = GJ_DXT_CH(px[p], ch);
+    for (p = 0; p < 16; p++)
+        blk->px[p] = px[p] & 0xffffffu;
     gj_dxt_rgb_norm(blk);
 }
 
@@ -65,9 +63,8 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
     blue = (gj_i32)gj_dxt_expand((gj_u32)scale - 1, 5);
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        blk.c[0][p] = gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255);
-        blk.c[1][p] = gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255);
-        blk.c[2][p] = blue;
+        blk.px[p] = GJ_DXT_PACK(gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255),
+                                gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255), blue, 0);
     }
     gj_dxt_rgb_norm(&blk);
     gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
