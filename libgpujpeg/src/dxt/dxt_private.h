@@ -13,9 +13,6 @@
 #include "device/device.h"
 #include "kernels/dxt_params.h"
 
-/* Threads per work-group of the DXT kernels (one block per thread). */
-#define GJ_DXT_GROUP 64
-
 /* (Re)creates *buf when it is smaller than size; contents are not kept. */
 int gj_dxt_ensure_buffer(gj_device *dev, gj_buffer *buf, size_t size);
 

@@ -20,6 +20,9 @@
 #if defined(__CUDACC__)
 /* ---------------------------------------------------------------- CUDA */
 #define GJ_KERNEL extern "C" __global__ void
+/* A kernel launched in groups of at most `threads`, `groups` of which a multiprocessor
+ * must hold at once (a register cap where ptxas would take more). */
+#define GJ_KERNEL_BOUNDED(threads, groups) extern "C" __global__ void __launch_bounds__(threads, groups)
 #define GJ_FUNC static __device__ __forceinline__
 #define GJ_GLOBAL
 #define GJ_LOCAL
@@ -53,6 +56,7 @@ typedef long long gj_i64;
 #elif defined(__OPENCL_VERSION__)
 /* ---------------------------------------------------------------- OpenCL C */
 #define GJ_KERNEL __kernel void
+#define GJ_KERNEL_BOUNDED(threads, groups) __kernel void
 #define GJ_FUNC static inline
 #define GJ_GLOBAL __global
 #define GJ_LOCAL __local
@@ -99,6 +103,7 @@ typedef uint64_t gj_u64;
 typedef int64_t gj_i64;
 #define GJ_CONST const
 #define GJ_KERNEL static inline void
+#define GJ_KERNEL_BOUNDED(threads, groups) static inline void
 #define GJ_FUNC static inline
 #define GJ_GLOBAL
 #define GJ_CONST_DATA static const

@@ -140,7 +140,8 @@ GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL con
 }
 
 #define GJ_DXT_ENCODE_KERNEL(name, format, quality)                                                     \
-    GJ_KERNEL name(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,                     \
+    GJ_KERNEL_BOUNDED(GJ_DXT_GROUP, GJ_DXT_MIN_GROUPS)                                                  \
+    name(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,                               \
                    GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2, GJ_GLOBAL gj_u32 *blocks) \
     {                                                                                                   \
         gj_dxt_encode_block(p, plane0, plane1, plane2, blocks, format, quality);                        \

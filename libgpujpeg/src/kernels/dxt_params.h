@@ -8,6 +8,17 @@
 
 #include "common.h"
 
+/* Threads per work-group of the DXT kernels (one block per thread). */
+#define GJ_DXT_GROUP 64
+/*
+ * Work-groups each multiprocessor must hold at once: caps the encoders' registers
+ * at 65536 / (64 * 6) = 170 on CUDA. Uncapped, ptxas gave the balanced BC1 kernel
+ * 231 registers (YCoCg high 238) and the balanced kernels ran 30-40% slower than
+ * capped at 168, which spills a little (YCoCg: 132 bytes) but keeps more blocks in
+ * flight (H200, doc/benchmarks.md, sixth session).
+ */
+#define GJ_DXT_MIN_GROUPS 6
+
 /* Block formats: the values of enum gj_dxt_format (gpujpeg/dxt.h). */
 #define GJ_DXT_BC1   0      /* DXT1, opaque: 8 bytes per block */
 #define GJ_DXT_BC3   1      /* DXT5: 8 bytes of alpha, then a BC1-style colour block */
