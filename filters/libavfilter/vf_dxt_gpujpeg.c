@@ -274,7 +274,8 @@ static int compress(AVFilterContext *avctx, DXTGpujpegContext *s, const AVFrame 
 #if CONFIG_CUDA
     /* rows that are not padded take the blocks in place */
     if (out->format == AV_PIX_FMT_CUDA && out->linesize[0] == s->row_bytes) {
-        gj_dxt_blocks direct = { .memory = GJ_MEMORY_CUDA, .data = out->data[0] };
+        gj_dxt_blocks direct = { .memory = GJ_MEMORY_CUDA, .data = out->data[0],
+                                 .size = (size_t)s->row_bytes * s->block_rows };
         if ((ret = gj_dxt_encode(s->enc, &pic, s->format, s->quality, &direct)) < 0)
             return ff_gpujpeg_error(avctx, ret, "DXT compression failed");
         return 0;
