@@ -1,14 +1,15 @@
-# Sourced by bench/ffmpeg_mjpeg_encode.sh and bench/ffmpeg_hap_encode.sh: one
-# ffmpeg run over a picture repeated by the loop filter, and its time. The
-# caller sets ffmpeg (the binary), devices (hw device options, or empty),
-# source (input and filter head) and work (a scratch directory).
+# Sourced by bench/ffmpeg_mjpeg_encode.sh, bench/ffmpeg_hap_encode.sh and
+# bench/ffmpeg_dxt_filter.sh: one ffmpeg run over a picture repeated by the loop
+# filter, and its time. The caller sets ffmpeg (the binary), devices (hw device
+# options, or empty), source (input and filter head) and work (a scratch
+# directory), and may set after_loop (",FILTERS" that run on every repeated frame).
 
 # ff N FILTER_TAIL ARGS...: encodes N frames of the repeated picture (the output follows ARGS)
 ff() {
     n=$1 tail=$2
     shift 2
     # shellcheck disable=SC2086 # one word per option
-    "$ffmpeg" -nostdin -hide_banner -benchmark $devices $source$tail,loop=loop=-1:size=1 -frames:v "$n" "$@" \
+    "$ffmpeg" -nostdin -hide_banner -benchmark $devices $source$tail,loop=loop=-1:size=1${after_loop:-} -frames:v "$n" "$@" \
         > "$work/log" 2>&1 || { echo "failed: $(grep -iE 'error|fail' "$work/log" | tail -n 2 | tr '\n' ' ')" >&2; return 1; }
 }
 

@@ -6,7 +6,7 @@
 #               apt configuration (the system's apt sources are never touched)
 #   ffnvcodec/  nv-codec-headers >= 12 (Debian trixie's libffmpeg-nvenc-dev)
 #   pkgconfig/  libgpujpeg.pc of this (uninstalled) build tree
-#   src/        the FFmpeg source with ffmpeg-patches/ applied
+#   src/        the FFmpeg source with ffmpeg-patches/ applied, then filters/' patches
 #   build/      the configured build: build/ffmpeg, build/ffprobe; `make fate-gpujpeg`
 #
 # Environment:
@@ -22,6 +22,7 @@ set -eu
 srcdir=$(cd "${GJ_SRCDIR:-$(dirname "$0")/..}" && pwd)
 builddir=$(cd "${GJ_BUILDDIR:-.}" && pwd)
 patches=$srcdir/ffmpeg-patches
+filters=$srcdir/filters
 top=$builddir/ffmpeg
 jobs=${FFMPEG_JOBS:-$(nproc 2>/dev/null || echo 2)}
 mkdir -p "$top/download"
@@ -108,11 +109,14 @@ get_ffnvcodec() {
 }
 
 # ------------------------------------------------------------------ patched tree
-# The tree is unpacked again when the source or the series changes; our own
+# The tree is unpacked again when the source or the patches change; our own
 # files are copied over on every run (only changed ones: make rebuilds those).
+# The libavfilter filters' registration patches (filters/*.patch) come after
+# the libavcodec series.
 prepare_tree() {
     source=$1
-    stamp=$( { echo "$source"; cat "$patches/series"; for p in $(cat "$patches/series"); do cat "$patches/$p"; done; } | md5sum | cut -d ' ' -f 1)
+    all_patches="$(sed "s|^|$patches/|" "$patches/series") $(ls "$filters"/*.patch)"
+    stamp=$( { echo "$source"; for p in $all_patches; do echo "$p"; cat "$p"; done; } | md5sum | cut -d ' ' -f 1)
     if [ "$(cat "$top/src/.gj-series" 2>/dev/null)" != "$stamp" ]; then
         rm -rf "$top/src" "$top/build"
         mkdir -p "$top/src"
@@ -123,15 +127,17 @@ prepare_tree() {
             tar -x -f "$source" -C "$top/src" --strip-components=1
         fi
         grep -q '^7\.1' "$top/src/RELEASE" 2>/dev/null || say "warning: FFmpeg $(cat "$top/src/RELEASE" 2>/dev/null) is not 7.1.x"
-        for p in $(cat "$patches/series"); do
-            say "applying $p"
-            patch -d "$top/src" -p1 --forward --fuzz=2 --no-backup-if-mismatch < "$patches/$p" > "$top/patch.log" 2>&1 ||
-                { cat "$top/patch.log" >&2; die "$p does not apply"; }
+        for p in $all_patches; do
+            say "applying ${p#"$srcdir"/}"
+            patch -d "$top/src" -p1 --forward --fuzz=2 --no-backup-if-mismatch < "$p" > "$top/patch.log" 2>&1 ||
+                { cat "$top/patch.log" >&2; die "${p#"$srcdir"/} does not apply"; }
         done
         echo "$stamp" > "$top/src/.gj-series"
     fi
-    (cd "$patches" && find libavcodec tests -type f) | while read -r f; do
-        cmp -s "$patches/$f" "$top/src/$f" || { mkdir -p "$(dirname "$top/src/$f")"; cp "$patches/$f" "$top/src/$f"; }
+    for dir in "$patches" "$filters"; do
+        (cd "$dir" && find libavcodec libavfilter tests -type f 2>/dev/null) | while read -r f; do
+            cmp -s "$dir/$f" "$top/src/$f" || { mkdir -p "$(dirname "$top/src/$f")"; cp "$dir/$f" "$top/src/$f"; }
+        done
     done
 }
 
@@ -175,6 +181,8 @@ configure_flags() {
     echo --enable-filter=testsrc2,smptehdbars,scale,format,null,hwupload,hwdownload,hwupload_cuda,trim
     # the mjpeg_gpujpeg encoder; loop repeats one uploaded frame in bench/ffmpeg_mjpeg_encode.sh
     echo --enable-encoder=mjpeg_gpujpeg --enable-filter=loop
+    # the DXT filter (filters/; gpujpeg_dxt_filter.mak); metadata prints its frames' texture tags
+    echo --enable-filter=dxt_gpujpeg,metadata
     command -v nasm > /dev/null 2>&1 || echo --disable-x86asm
     echo ${FFMPEG_CONFIGURE_EXTRA:-}
 }

@@ -37,6 +37,8 @@
 #   ffmpeg-enc   FILE holds the encoder FATE clips (tests/ffmpeg/fate_enc_truth.sh)
 #   ffmpeg-hap   FILE holds the HAP FATE clips: hap_gpujpeg's files, decoded by
 #                FFmpeg's hap decoder, equal gpujpeg dxt's blocks (fate_truth_hap.sh)
+#   ffmpeg-dxtf  FILE holds the same clips: the dxt_gpujpeg filter's frames hold
+#                gpujpeg dxt's blocks (fate_truth_dxt_filter.sh)
 #   dxt          FILE names a DXT test (tests/dxt_check.sh)
 #   j2k          FILE names a JPEG 2000 test (tests/j2k_check.sh)
 #   j2kconf      FILE is a JPEG 2000 conformance codestream (tests/j2k_conformance.sh)
@@ -355,6 +357,14 @@ ffmpeg-hap)
     sh "$(dirname "$0")/ffmpeg/fate_truth_hap.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$gpujpeg" "$device" "$hwaccel" \
         > "$tmp/truth.log" 2>&1
     truth_verdict ffmpeg-hap/ "equal gpujpeg dxt's blocks"
+    ;;
+ffmpeg-dxtf)
+    # FILE holds the HAP FATE tests' raw clips: the DXT filter's frames hold gpujpeg dxt's blocks
+    hwaccel=opencl
+    [ "$device" = cuda ] && hwaccel=cuda
+    sh "$(dirname "$0")/ffmpeg/fate_truth_dxt_filter.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$gpujpeg" "$device" \
+        "$hwaccel" > "$tmp/truth.log" 2>&1
+    truth_verdict ffmpeg-dxtf/ "equal gpujpeg dxt's blocks"
     ;;
 fuzz)
     seconds=${GJ_FUZZ_SECONDS:-60}

@@ -125,6 +125,7 @@ list_tests() {
         done
         echo "ffmpeg-enc $ffbuild/tests/data/gpujpeg-enc"
         echo "ffmpeg-hap $ffbuild/tests/data/gpujpeg-hap"
+        echo "ffmpeg-dxtf $ffbuild/tests/data/gpujpeg-hap"
     else
         echo "ffmpeg not-built"
     fi

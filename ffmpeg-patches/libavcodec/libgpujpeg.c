@@ -1,61 +1,18 @@
 /*
- * libgpujpeg glue shared by the mjpeg_gpujpeg and jpeg2000_gpujpeg decoders, the
- * mjpeg_gpujpeg and hap_gpujpeg encoders and the mjpeg hwaccel: log routing,
- * devices from FFmpeg's hardware contexts, decoding into AVFrames, the input
- * frames of encoders.
+ * libgpujpeg glue of the mjpeg_gpujpeg and jpeg2000_gpujpeg decoders, the
+ * mjpeg_gpujpeg and hap_gpujpeg encoders and the mjpeg hwaccel: decoding into
+ * AVFrames, the encoders' formats and hardware configurations. What does not
+ * need libavcodec (devices, logs, staging, input frames) is gpujpeg_device.c,
+ * compiled here so that one object serves the codecs (and libavfilter's
+ * dxt_gpujpeg filter in static builds).
  */
 
-#include "config.h"
+#include "gpujpeg_device.c"
 
-#include <gpujpeg/av.h>
-
-#include "libavutil/log.h"
 #include "libavutil/macros.h"
-#include "libavutil/pixdesc.h"
-#include "libavutil/thread.h"
-
-#if CONFIG_CUDA
-#include "compat/cuda/dynlink_loader.h"
-#include "libavutil/hwcontext_cuda.h"
-#endif
-#if CONFIG_OPENCL
-#include "libavutil/hwcontext_opencl.h"
-#endif
 
 #include "hwconfig.h"
 #include "libgpujpeg.h"
-
-/* One AVClass for the library's own messages: they are not tied to a codec context
- * (the log callback is global), so they appear as "[libgpujpeg @ ...]". */
-static const AVClass gj_log_class = {
-    .class_name = "libgpujpeg",
-    .item_name  = av_default_item_name,
-    .version    = LIBAVUTIL_VERSION_INT,
-};
-static const AVClass *const gj_log_ctx = &gj_log_class;
-
-static void gj_log_to_av(void *opaque, int level, const char *message)
-{
-    /* gj_log_level uses the AV_LOG_* values */
-    av_log((void *)&gj_log_ctx, level, "%s\n", message);
-}
-
-static void log_init_once(void)
-{
-    gj_log_set_callback(gj_log_to_av, NULL);
-}
-
-void ff_gpujpeg_log_init(void)
-{
-    static AVOnce once = AV_ONCE_INIT;
-    ff_thread_once(&once, log_init_once);
-}
-
-int ff_gpujpeg_error(void *logctx, int ret, const char *what)
-{
-    av_log(logctx, AV_LOG_ERROR, "%s: %s\n", what, gj_strerror(ret));
-    return ret;
-}
 
 enum AVPixelFormat ff_gpujpeg_hw_sw_format(enum AVPixelFormat native)
 {
@@ -94,62 +51,6 @@ void ff_gpujpeg_frames_size(AVHWFramesContext *frames, int w, int h)
     frames->height = FFALIGN(h, 1 << desc->log2_chroma_h);
 }
 
-static int wrap_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref)
-{
-    AVHWDeviceContext *dc = (AVHWDeviceContext *)device_ref->data;
-    int ret = AVERROR(ENOSYS);
-
-    switch (dc->type) {
-#if CONFIG_CUDA
-    case AV_HWDEVICE_TYPE_CUDA: {
-        AVCUDADeviceContext *hw = dc->hwctx;
-        ret = gj_device_wrap_cuda(&c->dev, hw->cuda_ctx, hw->stream);
-        break;
-    }
-#endif
-#if CONFIG_OPENCL
-    case AV_HWDEVICE_TYPE_OPENCL: {
-        AVOpenCLDeviceContext *hw = dc->hwctx;
-        cl_int err = CL_SUCCESS;
-        /* The device context's queue is optional (FFmpeg then uses a private
-         * one): without it we use a queue of our own and finish each frame on it. */
-        c->cl_queue = hw->command_queue;
-        if (!c->cl_queue) {
-            c->cl_queue = clCreateCommandQueue(hw->context, hw->device_id, 0, &err);
-            if (err != CL_SUCCESS) {
-                av_log(logctx, AV_LOG_ERROR, "cannot create an OpenCL command queue: error %d\n", err);
-                return AVERROR_EXTERNAL;
-            }
-            c->cl_own_queue = 1;
-        }
-        ret = gj_device_wrap_opencl(&c->dev, hw->context, hw->device_id, c->cl_queue);
-        break;
-    }
-#endif
-    default:
-        av_log(logctx, AV_LOG_ERROR, "libgpujpeg cannot use a %s device\n",
-               av_hwdevice_get_type_name(dc->type));
-        return AVERROR(ENOSYS);
-    }
-    if (ret < 0)
-        return ff_gpujpeg_error(logctx, ret, "cannot use the hardware device");
-    return 0;
-}
-
-int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
-                           const char *spec)
-{
-    int ret;
-
-    ff_gpujpeg_log_init();
-    if (device_ref)
-        return wrap_device(logctx, c, device_ref);
-    if ((ret = gj_device_create_from_string(&c->dev, spec)) < 0) {
-        av_log(logctx, AV_LOG_ERROR, "no libgpujpeg device '%s': %s\n", spec, gj_strerror(ret));
-        return ret;
-    }
-    return 0;
-}
 
 int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
                     AVBufferRef *device_ref, const char *spec)
@@ -169,24 +70,6 @@ int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
     return 0;
 }
 
-void ff_gpujpeg_close(GJDecodeContext *c)
-{
-#if CONFIG_OPENCL
-    if (c->cl_staging)
-        clReleaseMemObject(c->cl_staging);
-#endif
-    c->cl_staging = NULL;
-    c->cl_staging_size = 0;
-    gj_jpeg_decoder_free(&c->dec);
-    gj_j2k_decoder_free(&c->j2k);
-    gj_device_free(&c->dev);
-#if CONFIG_OPENCL
-    if (c->cl_own_queue)
-        clReleaseCommandQueue(c->cl_queue);
-#endif
-    c->cl_queue = NULL;
-    c->cl_own_queue = 0;
-}
 
 /* Decodes with whichever decoder is open; CUDA frames of a JPEG are queued on one
  * of the decoder's lanes, joined to the device context's stream, which FFmpeg's
@@ -201,75 +84,6 @@ static int decode_picture(GJDecodeContext *c, const uint8_t *data, size_t size, 
 }
 
 #if CONFIG_OPENCL
-static int cl_staging(void *logctx, GJDecodeContext *c, size_t size)
-{
-    cl_context ctx;
-    cl_int err;
-
-    if (size <= c->cl_staging_size)
-        return 0;
-    if (c->cl_staging)
-        clReleaseMemObject(c->cl_staging);
-    c->cl_staging = NULL;
-    c->cl_staging_size = 0;
-    err = clGetCommandQueueInfo(c->cl_queue, CL_QUEUE_CONTEXT, sizeof(ctx), &ctx, NULL);
-    if (err == CL_SUCCESS)
-        c->cl_staging = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
-    if (err != CL_SUCCESS) {
-        av_log(logctx, AV_LOG_ERROR, "cannot allocate a %zu-byte OpenCL buffer: error %d\n",
-               size, err);
-        return AVERROR(ENOMEM);
-    }
-    c->cl_staging_size = size;
-    return 0;
-}
-
-int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
-    size_t offset = 0;
-    int p, ret;
-
-    if (!d || !d->nb_planes)
-        return AVERROR_BUG;
-    for (p = 0; p < d->nb_planes; p++) {
-        f->linesize[p] = gj_frame_plane_width(f->format, p, f->width) *
-                         (p ? 1 : d->bytes_per_pixel);
-        f->offset[p] = offset;
-        offset += (size_t)f->linesize[p] * gj_frame_plane_height(f->format, p, f->height);
-    }
-    if ((ret = cl_staging(logctx, c, offset)) < 0)
-        return ret;
-    for (p = 0; p < d->nb_planes; p++)
-        f->data[p] = c->cl_staging;
-    return 0;
-}
-
-int ff_gpujpeg_cl_copy(void *logctx, GJDecodeContext *c, const gj_frame *f,
-                       const AVFrame *frame, int to_frame)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
-    cl_int err;
-    int p;
-
-    for (p = 0; p < d->nb_planes; p++) {
-        size_t origin[3] = { 0, 0, 0 };
-        /* in image elements (pixels), the rows packed as the buffer holds them */
-        size_t region[3] = { gj_frame_plane_width(f->format, p, f->width),
-                             gj_frame_plane_height(f->format, p, f->height), 1 };
-        cl_mem image = (cl_mem)frame->data[p];
-        err = to_frame ? clEnqueueCopyBufferToImage(c->cl_queue, c->cl_staging, image,
-                                                    f->offset[p], origin, region, 0, NULL, NULL)
-                       : clEnqueueCopyImageToBuffer(c->cl_queue, image, c->cl_staging,
-                                                    origin, region, f->offset[p], 0, NULL, NULL);
-        if (err != CL_SUCCESS) {
-            av_log(logctx, AV_LOG_ERROR, "cannot copy plane %d %s the OpenCL frame: error %d\n",
-                   p, to_frame ? "into" : "out of", err);
-            return AVERROR_EXTERNAL;
-        }
-    }
-    return 0;
-}
 
 /* Decodes into the packed staging buffer, then copies each plane into the
  * frame's image on the same in-order queue (no host round trip). */
@@ -344,29 +158,6 @@ int ff_gpujpeg_encoder_format(AVCodecContext *avctx, enum AVPixelFormat *sw_form
     return 0;
 }
 
-int ff_gpujpeg_encoder_frame(void *logctx, GJDecodeContext *c, const AVFrame *frame, gj_frame *f)
-{
-    int ret;
-
-    if ((ret = gj_frame_from_av(f, frame)) < 0) {
-        av_log(logctx, AV_LOG_ERROR, "%s frames cannot be encoded\n", av_get_pix_fmt_name(frame->format));
-        return ret;
-    }
-    if (f->memory != GJ_MEMORY_HOST && f->memory != gj_device_memory(c->dev)) {
-        av_log(logctx, AV_LOG_ERROR, "the hardware frames do not belong to the encoding device (%s)\n",
-               gj_device_name(c->dev));
-        return AVERROR(EINVAL);
-    }
-#if CONFIG_OPENCL
-    /* images: copied into the staging buffer on the device's queue, which the
-     * encoder's kernels then read in order */
-    if (f->memory == GJ_MEMORY_OPENCL &&
-        ((ret = ff_gpujpeg_cl_stage(logctx, c, f)) < 0 ||
-         (ret = ff_gpujpeg_cl_copy(logctx, c, f, frame, 0)) < 0))
-        return ret;
-#endif
-    return 0;
-}
 
 const AVCodecHWConfigInternal *const ff_gpujpeg_encoder_hw_configs[] = {
 #if CONFIG_CUDA

@@ -104,6 +104,7 @@ $(FATE_GPUJPEG_ENC) $(FATE_GPUJPEG_ENCHW): $(GPUJPEG_ENC_DATA)/.stamp
 
 include $(SRC_PATH)/tests/fate/gpujpeg_j2k.mak
 include $(SRC_PATH)/tests/fate/gpujpeg_hap.mak
+include $(SRC_PATH)/tests/fate/gpujpeg_dxt_filter.mak
 
 $(FATE_GPUJPEG-yes): $(GPUJPEG_DATA)/.stamp
 FATE_FFMPEG += $(FATE_GPUJPEG-yes)
