@@ -71,6 +71,7 @@ FUZZ_J2K_LIBRARY_FILES = \
 	libgpujpeg/src/j2k/tag_tree.c \
 	libgpujpeg/src/j2k/tile.c \
 	libgpujpeg/src/j2k/t2.c \
+	libgpujpeg/src/j2k/coef_range.c \
 	libgpujpeg/src/j2k/layout.c \
 	libgpujpeg/src/j2k/host_decode.c \
 	libgpujpeg/src/frame.c \

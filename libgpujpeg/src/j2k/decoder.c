@@ -34,6 +34,8 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
     if (!(dec = calloc(1, sizeof(*dec))))
         return GJ_ERROR_NOMEM;
     dec->dev = dev;
+    /* 32-bit coefficients whatever the bound: to compare the two widths (tests, benchmarks). */
+    dec->layout.force_wide = getenv("GJ_J2K_WIDE") && atoi(getenv("GJ_J2K_WIDE")) > 0;
     *out = dec;
     return 0;
 }
@@ -94,9 +96,9 @@ static size_t groups(uint64_t threads)
 static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
-                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(&dec->coef) };
+                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(&dec->coef), GJ_ARG_U32(dec->layout.wide) };
 
-    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 5);
+    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 6);
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */
@@ -130,16 +132,16 @@ static int run_transforms(gj_j2k_decoder *dec)
         (ret = upload_table(dev, &dec->segments, l->segments, l->nb_segments, sizeof(*l->segments))) < 0 ||
         (ret = upload_table(dev, &dec->data, l->data, l->data_size, 1)) < 0 ||
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * 4)) < 0 ||
+        (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * (l->wide ? 4 : 2))) < 0 ||
         (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
         return ret;
     if (l->nb_cblks) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
-                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef) };
+                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_U32(l->wide) };
         size_t t1_groups = (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
 
         if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", t1_groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS,
-                                 a, 5)) < 0)
+                                 a, 6)) < 0)
             return ret;
     }
     for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
@@ -170,8 +172,8 @@ static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
     if (l->out_threads) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->nb_out_tiles), GJ_ARG_U64(l->out_threads),
                         GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->palette),
-                        GJ_ARG_BUF(&dst) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 7)) < 0)
+                        GJ_ARG_BUF(&dst), GJ_ARG_U32(l->wide) };
+        if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 8)) < 0)
             return ret;
     }
     return 0;
@@ -192,10 +194,10 @@ static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
         gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->plane_first[c]), GJ_ARG_U32(l->plane_count[c]),
                         GJ_ARG_U64(l->plane_threads[c]), GJ_ARG_U32(l->out.precision[c]), GJ_ARG_U32(l->out.shift[c]),
                         GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dst), GJ_ARG_U64(offset),
-                        GJ_ARG_U32(target->linesize[c]) };
+                        GJ_ARG_U32(target->linesize[c]), GJ_ARG_U32(l->wide) };
 
         if (l->plane_threads[c] &&
-            (ret = gj_dev_launch(dev, "gj_j2k_output_planar", groups(l->plane_threads[c]), J2K_GROUP, a, 10)) < 0)
+            (ret = gj_dev_launch(dev, "gj_j2k_output_planar", groups(l->plane_threads[c]), J2K_GROUP, a, 11)) < 0)
             return ret;
     }
     return 0;

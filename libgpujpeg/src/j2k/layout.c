@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "j2k/array.h"
+#include "j2k/coef_range.h"
 #include "j2k/layout.h"
 #include "log.h"
 #include "gpujpeg/common.h"
@@ -45,7 +46,8 @@ static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock
 }
 
 static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_component *comp,
-                         const j2k_band *band, const j2k_codeblock *cb, uint32_t offset, uint32_t stride)
+                         const j2k_band *band, const j2k_codeblock *cb, uint32_t offset, uint32_t stride,
+                         int fraction)
 {
     gj_j2k_cblk *d;
     int planes = cb->coded_planes + comp->roi_shift, ret;
@@ -66,7 +68,7 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
     d->roi_shift = (gj_u8)comp->roi_shift;
     if (!comp->coding.reversible) {
         d->step_mult = 2048u + (gj_u32)band->mantissa;
-        d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + GJ_J2K_FRAC_BITS(comp->precision);
+        d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + fraction;
     }
     if (!cb->passes || cb->coded_planes <= 0)
         return 0;       /* nothing coded: zeros */
@@ -78,7 +80,8 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
 }
 
 /* The code-blocks of resolutions 0..top of one tile-component. */
-static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, int top, uint32_t offset)
+static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, int top, uint32_t offset,
+                              int fraction)
 {
     const j2k_tile_component *tc = &ts->comps[c];
     const j2k_component *comp = &ts->tile->comps[c];
@@ -94,7 +97,7 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 
                 for (int i = 0; i < pb->cw * pb->ch; i++)
                     if ((ret = add_codeblock(l, ts, comp, &res->bands[b], &ts->cblks[pb->first_cblk + i],
-                                             offset, stride)) < 0)
+                                             offset, stride, fraction)) < 0)
                         return ret;
             }
     }
@@ -103,7 +106,7 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 
 /* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
 static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
-                       int vertical, j2k_dwt_pass *pass)
+                       int vertical, uint32_t shift, j2k_dwt_pass *pass)
 {
     const j2k_resolution *res = &tc->res[r], *low = &tc->res[r - 1];
     gj_j2k_dwt_job *j;
@@ -125,6 +128,7 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->vertical = (gj_u32)vertical;
     /* Columns share a work-group as far as its local memory holds them. */
     j->lines = vertical ? gj_max(1u, gj_min(GJ_J2K_DWT_COLUMNS, GJ_J2K_DWT_LINE / j->height)) : 1u;
+    j->shift = shift;
     pass->threads += (uint64_t)j->width * j->height;
     pass->groups += ((vertical ? j->width : j->height) + j->lines - 1) / j->lines;
     pass->max_line = gj_max(pass->max_line, vertical ? j->height : j->width);
@@ -136,7 +140,7 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
  * finish together, each starting when the levels left equal its own.
  */
 static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
-                          const uint32_t *offsets, int reduce)
+                          const uint32_t *offsets, const int *fractions, int reduce)
 {
     int nb_tiles = s->tiles_x * s->tiles_y, max_levels = 0, ret;
 
@@ -155,6 +159,9 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                         const j2k_tile_component *tc = &tiles[t].comps[c];
                         int levels = tc->nb_res - 1 - reduce, r = it - (max_levels - levels) + 1;
                         int top = tc->nb_res - 1 - reduce;
+                        const j2k_component *comp = &tiles[t].tile->comps[c];
+                        uint32_t shift = comp->coding.reversible ? 0u :
+                            (uint32_t)(GJ_J2K_FRAC_BITS(comp->precision) - fractions[t * s->nb_comps + c]);
 
                         if (r < 1 || tiles[t].tile->comps[c].coding.reversible == irreversible)
                             continue;
@@ -162,7 +169,7 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
                         if ((ret = add_dwt_job(l, tc, r, offsets[t * s->nb_comps + c],
                                                (uint32_t)(tc->res[top].x1 - tc->res[top].x0), vertical,
-                                               &pass)) < 0)
+                                               shift, &pass)) < 0)
                             return ret;
                     }
                 pass.count = (uint32_t)(l->nb_jobs - pass.first);
@@ -185,7 +192,7 @@ static uint32_t component_origin(uint32_t x0, int d, int reduce)
 
 /* The output stage's tiles, positioned in the reduced picture of component 0's grid. */
 static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
-                         const uint32_t *offsets, int reduce)
+                         const uint32_t *offsets, const int *fractions, int reduce)
 {
     const j2k_component *c0 = &s->comps[0];
     uint32_t ox = component_origin(s->x0, c0->dx, reduce), oy = component_origin(s->y0, c0->dy, reduce);
@@ -214,7 +221,7 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
 
             o->coef_offset[c] = offsets[t * s->nb_comps + c];
             o->stride[c] = (gj_u32)(rc->x1 - rc->x0);
-            o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 : GJ_J2K_FRAC_BITS(ts->tile->comps[c].precision);
+            o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 : (gj_u32)fractions[t * s->nb_comps + c];
         }
         l->out_threads += (uint64_t)o->width * o->height;
         if (l->out_threads > UINT32_MAX)
@@ -225,7 +232,7 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
 
 /* The planar output stage's jobs: every tile of component 0, then of 1, then of 2. */
 static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
-                          const uint32_t *offsets, int reduce)
+                          const uint32_t *offsets, const int *fractions, int reduce)
 {
     int nb_tiles = s->tiles_x * s->tiles_y, ret;
 
@@ -254,8 +261,7 @@ static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
             j->height = (gj_u32)(top->y1 - top->y0);
             j->coef_offset = offsets[t * s->nb_comps + c];
             j->stride = j->width;
-            j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 :
-                           GJ_J2K_FRAC_BITS(tiles[t].tile->comps[c].precision);
+            j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 : (gj_u32)fractions[t * s->nb_comps + c];
             threads += (uint64_t)j->width * j->height;
         }
         l->plane_count[c] = (uint32_t)(l->nb_plane_jobs - l->plane_first[c]);
@@ -274,48 +280,83 @@ static int compare_work(const void *pa, const void *pb)
     return a->coef_offset < b->coef_offset ? -1 : a->coef_offset > b->coef_offset;
 }
 
+/*
+ * The coefficients' width (16 bits where coef_range.c's bound allows it for every
+ * tile-component, else 32) and each tile-component's stored 9/7 fraction.
+ */
+static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles, int reduce,
+                        int *fractions)
+{
+    int nb_tiles = s->tiles_x * s->tiles_y;
+
+    l->wide = l->force_wide;
+    for (int t = 0; t < nb_tiles; t++)
+        for (int c = 0; c < s->nb_comps; c++) {
+            const j2k_tile_component *tc = &tiles[t].comps[c];
+            int top = tc->nb_res - 1 - reduce, *f = &fractions[t * s->nb_comps + c];
+
+            if (top < 0)
+                return gj_fail(GJ_ERROR_INVAL, "reduce %d: component %d of tile %d has %d decomposition levels",
+                               reduce, c, t, tc->nb_res - 1);
+            /* Lines too long for gj_j2k_idwt_lines take the two-buffer kernels, which are 32-bit. */
+            if (tc->res[top].x1 - tc->res[top].x0 > GJ_J2K_DWT_LINE ||
+                tc->res[top].y1 - tc->res[top].y0 > GJ_J2K_DWT_LINE)
+                l->wide = 1;
+            if ((*f = j2k_coef_fraction(&tiles[t], c, top)) < 0)
+                l->wide = 1;
+        }
+    if (l->wide)
+        for (int t = 0; t < nb_tiles; t++)
+            for (int c = 0; c < s->nb_comps; c++)
+                fractions[t * s->nb_comps + c] = GJ_J2K_FRAC_BITS(tiles[t].tile->comps[c].precision);
+    return 0;
+}
+
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce)
 {
-    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0;
+    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, *fractions;
     uint32_t *offsets;
 
     j2k_layout_reset(l);
-    if (!(offsets = malloc((size_t)nb_tiles * s->nb_comps * sizeof(*offsets))))
+    offsets = malloc((size_t)nb_tiles * s->nb_comps * sizeof(*offsets));
+    fractions = malloc((size_t)nb_tiles * s->nb_comps * sizeof(*fractions));
+    if (!offsets || !fractions) {
+        free(offsets);
+        free(fractions);
         return GJ_ERROR_NOMEM;
+    }
+    ret = choose_width(l, s, tiles, reduce, fractions);
     for (int t = 0; t < nb_tiles && ret >= 0; t++)
         for (int c = 0; c < s->nb_comps; c++) {
             const j2k_tile_component *tc = &tiles[t].comps[c];
             int top = tc->nb_res - 1 - reduce;
-            const j2k_resolution *r;
+            const j2k_resolution *r = &tc->res[top];
 
-            if (top < 0) {
-                ret = gj_fail(GJ_ERROR_INVAL, "reduce %d: component %d of tile %d has %d decomposition levels",
-                              reduce, c, t, tc->nb_res - 1);
-                break;
-            }
-            r = &tc->res[top];
             offsets[t * s->nb_comps + c] = (uint32_t)l->coef_count;
             l->coef_count += (size_t)(r->x1 - r->x0) * (size_t)(r->y1 - r->y0);
             if (l->coef_count >= UINT32_MAX) {
                 ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^32 coefficients");
                 break;
             }
-            if ((ret = add_tile_component(l, &tiles[t], c, top, offsets[t * s->nb_comps + c])) < 0)
+            if ((ret = add_tile_component(l, &tiles[t], c, top, offsets[t * s->nb_comps + c],
+                                          fractions[t * s->nb_comps + c])) < 0)
                 break;
         }
     /* Each code-block carries its own offsets: T1 may take them in any order. */
     if (ret >= 0)
         qsort(l->cblks, l->nb_cblks, sizeof(*l->cblks), compare_work);
     if (ret >= 0)
-        ret = add_dwt_passes(l, s, tiles, offsets, reduce);
+        ret = add_dwt_passes(l, s, tiles, offsets, fractions, reduce);
     if (ret >= 0) {
         const j2k_component *c0 = &s->comps[0];
 
         l->out_width = (int)j2k_reduced_extent(s->x0, s->x1, c0->dx, reduce);
         l->out_height = (int)j2k_reduced_extent(s->y0, s->y1, c0->dy, reduce);
-        ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, reduce) : add_out_tiles(l, s, tiles, offsets, reduce);
+        ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, fractions, reduce) :
+                          add_out_tiles(l, s, tiles, offsets, fractions, reduce);
     }
     free(offsets);
+    free(fractions);
     return ret;
 }
 

@@ -30,6 +30,8 @@ typedef struct j2k_layout {
     uint8_t *data;
     size_t data_size, data_cap;
     size_t coef_count;              /* coefficients of every tile-component, at the decoded size */
+    int wide;                       /* stored in 32 bits, else 16 (j2k/coef_range.c, kernels/j2k_coef.h) */
+    int force_wide;                 /* set by the caller: 32 bits whatever the bound (GJ_J2K_WIDE=1) */
     gj_j2k_dwt_job *jobs;
     size_t nb_jobs, jobs_cap;
     j2k_dwt_pass *passes;

@@ -11,12 +11,16 @@
  *    stage: gj_j2k_idwt_interleave into a second buffer, gj_j2k_idwt_lift there.
  * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
  * GJ_J2K_FRAC_BITS() fractional bits and 24-bit constants: the same on every device.
+ * gj_j2k_idwt_lines also reads and writes 16-bit coefficients (j2k_coef.h): it
+ * lifts in 32 bits, the 9/7 path's values shifted up by the job's `shift` on the
+ * way in and rounded back on the way out (the two-buffer kernels stay 32-bit).
  */
 #ifndef GJ_KERNELS_J2K_DWT_H
 #define GJ_KERNELS_J2K_DWT_H
 
 #include "common.h"
 #include "j2k_params.h"
+#include "j2k_coef.h"
 
 /* Lifting steps: which samples they update and by what (F.3.8). */
 #define GJ_J2K_LIFT_53_EVEN 0       /* X(2n) -= floor((X(2n-1) + X(2n+1) + 2) / 4) */
@@ -160,14 +164,14 @@ GJ_KERNEL gj_j2k_idwt_lift(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, g
  * themselves in sample order.
  */
 GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count,
-                            gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf)
+                            gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf, gj_u32 wide)
 {
     GJ_LOCAL_DECL gj_i32 line[GJ_J2K_DWT_LINE];
     gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), start, step, across, lines, total;
     gj_u32 lift_first = irreversible ? GJ_J2K_LIFT_97_DELTA : GJ_J2K_LIFT_53_EVEN;
     gj_u32 lift_last = irreversible ? GJ_J2K_LIFT_97_ALPHA : GJ_J2K_LIFT_53_ODD;
     GJ_GLOBAL const gj_j2k_dwt_job *j;
-    gj_i32 n;
+    gj_i32 n, shift;
 
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + 1, sizeof(gj_j2k_dwt_job) / 4, count, g)];
@@ -177,6 +181,7 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
     lines = gj_min(j->lines, (j->vertical ? j->width : j->height) - across);
     start = j->offset + (j->vertical ? across : across * j->stride);
     total = (gj_u32)n * lines;
+    shift = (gj_i32)j->shift;
     if (total > GJ_J2K_DWT_LINE)
         return;     /* the host takes the two-buffer kernels for such lines */
     for (gj_u32 k = lid; k < total; k += size) {
@@ -184,8 +189,9 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
         gj_u32 c = k % lines, high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
         gj_u32 from = (gj_u32)gj_j2k_subband_index(i, j->parity, j->low_count, high);
 
-        line[k] = gj_j2k_interleaved_value(buf[start + c * (j->vertical ? 1u : j->stride) + from * step], high, n,
-                                           irreversible);
+        gj_i32 v = gj_j2k_coef_load(buf, start + c * (j->vertical ? 1u : j->stride) + from * step, wide);
+
+        line[k] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v << shift), high, n, irreversible);
     }
     gj_barrier();
     for (gj_u32 lift = lift_first; n > 1 && lift <= lift_last; lift++) {
@@ -199,8 +205,11 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
         }
         gj_barrier();
     }
-    for (gj_u32 k = lid; k < total; k += size)
-        buf[start + (k % lines) * (j->vertical ? 1u : j->stride) + (k / lines) * step] = line[k];
+    for (gj_u32 k = lid; k < total; k += size) {
+        gj_i32 v = shift ? (gj_i32)(((gj_i64)line[k] + ((gj_i64)1 << (shift - 1))) >> shift) : line[k];
+
+        gj_j2k_coef_store(buf, start + (k % lines) * (j->vertical ? 1u : j->stride) + (k / lines) * step, v, wide);
+    }
 }
 
 #endif /* GJ_KERNELS_J2K_DWT_H */

@@ -9,6 +9,7 @@
 #include "common.h"
 #include "j2k_params.h"
 #include "j2k_dwt.h"
+#include "j2k_coef.h"
 
 /* ICT constants (G-6) times 2^24. */
 #define GJ_J2K_ICT_CR_R 23521657
@@ -37,7 +38,7 @@ GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i64 v, gj_u32 precision, gj_u32 is_signed)
 
 GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj_u64 total,
                         GJ_GLOBAL const gj_j2k_out_params *p, GJ_GLOBAL const gj_i32 *coef,
-                        GJ_GLOBAL const gj_u16 *palette, GJ_GLOBAL gj_u8 *out)
+                        GJ_GLOBAL const gj_u16 *palette, GJ_GLOBAL gj_u8 *out, gj_u32 wide)
 {
     gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_out_tile *t;
@@ -51,7 +52,7 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     x = k % t->width;
     y = k / t->width;
     for (c = 0; c < p->nb_comps; c++)
-        v[c] = coef[t->coef_offset[c] + y * t->stride[c] + x];
+        v[c] = gj_j2k_coef_load(coef, t->coef_offset[c] + y * t->stride[c] + x, wide);
     if (t->mct && t->frac_bits[0]) {
         /* G-6 on the fixed-point values, in component 0's fraction. */
         gj_u32 f = t->frac_bits[0];
@@ -101,7 +102,7 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
  */
 GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
                                gj_u32 precision, gj_u32 shift, GJ_GLOBAL const gj_i32 *coef,
-                               GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch)
+                               GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch, gj_u32 wide)
 {
     gj_u64 id = gj_global_id();
     GJ_GLOBAL const gj_j2k_plane_job *j;
@@ -115,7 +116,7 @@ GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 fi
     k = (gj_u32)(id - j->thread_first);
     x = k % j->width;
     y = k / j->width;
-    v = gj_j2k_fix_round(coef[j->coef_offset + y * j->stride + x], j->frac_bits);
+    v = gj_j2k_fix_round(gj_j2k_coef_load(coef, j->coef_offset + y * j->stride + x, wide), j->frac_bits);
     out[offset + (gj_u64)(j->y0 + y) * pitch + j->x0 + x] = (gj_u8)(gj_j2k_to_sample(v, precision, 0) << shift);
 }
 

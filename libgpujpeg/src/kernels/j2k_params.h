@@ -35,7 +35,8 @@
  * One code-block. Its segments are seg_count consecutive entries of the segment
  * table from seg_first, each (passes << 24 | length); their bytes follow each other
  * from data_offset. The decoded coefficients go to coef[coef_offset + y * stride + x]:
- * integers for the 5/3 path, GJ_J2K_FRAC_BITS(precision) fixed point for the 9/7 path.
+ * integers for the 5/3 path, fixed point for the 9/7 path (GJ_J2K_FRAC_BITS(precision)
+ * fractional bits in 32-bit coefficients, fewer in 16-bit ones: j2k/coef_range.c).
  */
 typedef struct gj_j2k_cblk {
     gj_u32 data_offset;
@@ -69,6 +70,7 @@ typedef struct gj_j2k_dwt_job {
     gj_u32 parity;              /* the first sample's coordinate is odd */
     gj_u32 vertical;
     gj_u32 lines;               /* lines per work-group of gj_j2k_idwt_lines */
+    gj_u32 shift;               /* 9/7 in 16-bit coefficients: GJ_J2K_FRAC_BITS() minus the stored fraction */
 } gj_j2k_dwt_job;
 
 /*
@@ -88,7 +90,7 @@ typedef struct gj_j2k_out_tile {
     gj_u32 mct;                     /* 1: inverse RCT (5/3) or ICT (9/7) of components 0-2 */
     gj_u32 coef_offset[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 stride[GJ_J2K_MAX_OUT_COMPS];
-    gj_u32 frac_bits[GJ_J2K_MAX_OUT_COMPS];   /* 9/7: fixed-point fraction; 0: 5/3 integers */
+    gj_u32 frac_bits[GJ_J2K_MAX_OUT_COMPS];   /* 9/7: the stored fixed-point fraction; 0: 5/3 integers */
 } gj_j2k_out_tile;
 
 /* One tile-component's plane for the planar output stage (j2k_output.h), in plane samples. */

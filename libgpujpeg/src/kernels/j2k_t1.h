@@ -7,7 +7,8 @@
  * refinements move it by half a step. During T1 the coefficient buffer holds
  * magnitudes only (signs stay in the state words), so that a refinement is an XOR
  * sent to memory without waiting for the old value. At the end the code-block is
- * dequantised (E.1) in place: integers for 5/3, fixed point for 9/7.
+ * dequantised (E.1) in place: integers for 5/3, fixed point for 9/7, in the
+ * buffer's width (j2k_coef.h: 16-bit magnitudes need at most 15 bit-planes).
  *
  * The state lives in local memory, one word per column of a stripe (below). The
  * decoding lane walks a stripe holding the words of the columns left of, at and
@@ -19,6 +20,7 @@
 
 #include "common.h"
 #include "j2k_params.h"
+#include "j2k_coef.h"
 #include "j2k_mq.h"
 
 /*
@@ -51,6 +53,7 @@ typedef struct gj_j2k_t1 {
     gj_u32 base, stride;        /* coefficients: the code-block's first and the row pitch */
     gj_i32 w, h, pitch;
     gj_u32 vcausal;
+    gj_u32 wide;                /* 32-bit coefficients (j2k_coef.h) */
     gj_j2k_mq mq;
     gj_u32 raw;                 /* this pass is raw-coded (bypass) */
     GJ_GLOBAL const gj_u8 *data;
@@ -180,7 +183,7 @@ GJ_FUNC gj_u32 gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 s, gj_i32 x, gj_u3
         gj_u32 sc = gj_j2k_t1_sign_context(left, cur, right, r);
         neg = gj_j2k_t1_decode(t, sc & 255u) ^ (sc >> 8);
     }
-    t->coef[gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r)] = one_plus_half;
+    gj_j2k_coef_store_mag(t->coef, gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r), (gj_u32)one_plus_half, t->wide);
     if (r == 0 && s > 0 && !t->vcausal)
         t->words[(s - 1) * t->pitch + x + 1] |= GJ_T1_SIGMA(4) | (neg ? GJ_T1_CHI(4) : 0u);
     if (r == 3 && (s + 1) * 4 < t->h)
@@ -245,8 +248,8 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p)
                         bit = gj_j2k_raw_decode(&t->mq, t->data);
                     else    /* Table D.4 */
                         bit = gj_j2k_t1_decode(t, (cur & GJ_T1_MU(r)) ? 16u : ((nb >> r) & 1u) ? 15u : 14u);
-                    gj_atomic_xor_u32((GJ_GLOBAL gj_u32 *)&t->coef[gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r)],
-                                      (bit ? 0u : old_half) | new_half);
+                    gj_j2k_coef_xor_mag(t->coef, gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r),
+                                        (bit ? 0u : old_half) | new_half, t->wide);
                     cur |= GJ_T1_MU(r);
                 }
                 col[x] = cur;
@@ -362,7 +365,7 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
  */
 GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 count,
                                   GJ_GLOBAL const gj_u32 *segments, GJ_GLOBAL const gj_u8 *data,
-                                  GJ_GLOBAL gj_i32 *coef)
+                                  GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
 {
     GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
     GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
@@ -388,6 +391,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 cou
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
     t.data = data;
     t.raw = 0;
+    t.wide = wide;
     if (block < count) {
         n = (gj_u32)t.w * (gj_u32)t.h;
         nwords = GJ_J2K_T1_WORDS_OF(t.w, t.h);
@@ -396,7 +400,8 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 cou
     if (nwords > GJ_J2K_T1_WORDS)
         nwords = 0;
     for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES)
-        coef[gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w))] = 0;
+        gj_j2k_coef_store_mag(coef, gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w)), 0u,
+                              wide);
     for (gj_u32 k = lane; k < nwords; k += GJ_J2K_T1_LANES)
         t.words[k] = 0;
     gj_barrier();
@@ -408,7 +413,8 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 cou
         gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
         gj_u32 word = t.words[(y >> 2) * t.pitch + x + 1];
 
-        coef[i] = gj_j2k_dequantise((gj_u32)coef[i], (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb);
+        gj_j2k_coef_store(coef, i, gj_j2k_dequantise(gj_j2k_coef_load_mag(coef, i, wide),
+                                                     (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb), wide);
     }
 }
 
