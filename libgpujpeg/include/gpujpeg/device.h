@@ -80,6 +80,14 @@ GJ_API enum gj_memory gj_device_memory(const gj_device *dev);
 /* Human-readable, e.g. "CUDA: NVIDIA H100 80GB HBM3" */
 GJ_API const char *gj_device_name(const gj_device *dev);
 
+/*
+ * Device memory the library holds in buffers created on dev (codecs' buffers and the
+ * frames it allocates; not a sibling's): now, and the most at once since dev was
+ * created or gj_device_reset_peak(). The figures a decoder's peak is checked by.
+ */
+GJ_API void gj_device_buffer_bytes(const gj_device *dev, size_t *current, size_t *peak);
+GJ_API void gj_device_reset_peak(gj_device *dev);
+
 /* Waits until all work queued on the device by the library has finished. */
 GJ_API int gj_device_synchronize(gj_device *dev);
 

@@ -117,6 +117,7 @@ static int cuda_buffer_create(gj_device *dev, size_t size, gj_buffer *buf)
         return gj_cuda_fail(res, "cuMemAlloc(%zu bytes)", size);
     buf->handle = (uintptr_t)ptr;
     buf->size = size;
+    gj_dev_count_buffer(dev, size, 1);
     return 0;
 }
 
@@ -131,6 +132,7 @@ static void cuda_buffer_destroy(gj_device *dev, gj_buffer *buf)
     pop(cd);
     if (res != CUDA_SUCCESS)
         gj_cuda_fail(res, "cuMemFree");
+    gj_dev_count_buffer(dev, buf->size, 0);
     buf->handle = 0;
     buf->size = 0;
 }

@@ -179,6 +179,19 @@ const char *gj_device_name(const gj_device *dev)
     return dev->display_name;
 }
 
+void gj_device_buffer_bytes(const gj_device *dev, size_t *current, size_t *peak)
+{
+    if (current)
+        *current = dev->buffer_bytes;
+    if (peak)
+        *peak = dev->peak_bytes;
+}
+
+void gj_device_reset_peak(gj_device *dev)
+{
+    dev->peak_bytes = dev->buffer_bytes;
+}
+
 int gj_device_synchronize(gj_device *dev)
 {
     return dev->ops->finish(dev);

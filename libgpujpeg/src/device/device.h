@@ -100,7 +100,19 @@ struct gj_device {
     void *priv;                 /* backend state */
     gj_device_desc desc;
     char display_name[192];     /* "CUDA: <name>" / "OpenCL: <name> (<platform>)" */
+    size_t buffer_bytes, peak_bytes;    /* held in buffers now, and at most (gj_device_buffer_bytes) */
 };
+
+/* The backends' buffer_create and buffer_destroy report each buffer's size here. */
+static inline void gj_dev_count_buffer(gj_device *dev, size_t size, int created)
+{
+    if (created)
+        dev->buffer_bytes += size;
+    else
+        dev->buffer_bytes -= size < dev->buffer_bytes ? size : dev->buffer_bytes;
+    if (dev->buffer_bytes > dev->peak_bytes)
+        dev->peak_bytes = dev->buffer_bytes;
+}
 
 /* Backend entry points (device/cuda.c, device/opencl.c). Without the backend built
  * in, the stubs in device/device.c report 0 devices / GJ_ERROR_NODEV. */

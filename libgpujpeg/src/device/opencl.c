@@ -307,13 +307,16 @@ static int opencl_buffer_create(gj_device *dev, size_t size, gj_buffer *buf)
         return cl_fail(dev->desc.name, err, "clCreateBuffer of %zu bytes", size);
     buf->handle = (uintptr_t)mem;
     buf->size = size;
+    gj_dev_count_buffer(dev, size, 1);
     return 0;
 }
 
 static void opencl_buffer_destroy(gj_device *dev, gj_buffer *buf)
 {
-    if (buf->handle)
+    if (buf->handle) {
         clReleaseMemObject((cl_mem)buf->handle);
+        gj_dev_count_buffer(dev, buf->size, 0);
+    }
     buf->handle = 0;
     buf->size = 0;
 }
