@@ -21,7 +21,7 @@ struct gj_j2k_decoder {
     int max_layers;
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
-    gj_buffer cblks, segments, data, coef, tmp, jobs, out_tiles, out_params, palette;
+    gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette;
     gj_frame staging;           /* device picture for host-memory output */
 };
 
@@ -43,16 +43,15 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
 {
     gj_j2k_decoder *dec;
-    gj_buffer *bufs[9];
+    gj_buffer *bufs[7];
 
     if (!pdec || !*pdec)
         return;
     dec = *pdec;
     dec->dev->ops->finish(dec->dev);
-    bufs[0] = &dec->cblks; bufs[1] = &dec->segments; bufs[2] = &dec->data;
-    bufs[3] = &dec->coef; bufs[4] = &dec->tmp; bufs[5] = &dec->jobs;
-    bufs[6] = &dec->out_tiles; bufs[7] = &dec->out_params; bufs[8] = &dec->palette;
-    for (int i = 0; i < 9; i++)
+    bufs[0] = &dec->t1_input; bufs[1] = &dec->coef; bufs[2] = &dec->tmp; bufs[3] = &dec->jobs;
+    bufs[4] = &dec->out_tiles; bufs[5] = &dec->out_params; bufs[6] = &dec->palette;
+    for (int i = 0; i < 7; i++)
         if (bufs[i]->handle)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
     gj_frame_unref(&dec->staging);
@@ -121,27 +120,69 @@ static int run_idwt_samples(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
     return ret;
 }
 
-/* T1 over every code-block, then the IDWT passes. Leaves the coefficients in dec->coef. */
-static int run_transforms(gj_j2k_decoder *dec)
+static size_t align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+/*
+ * T1's inputs, one after the other: code-blocks at 0, segments at *segments_at,
+ * data at *data_at. The picture is written only by the output stage, after T1:
+ * when its first plane has room, they go there (so that a decode's peak is the
+ * coefficients and the picture), else into a buffer of the decoder's own.
+ * *at is where they start in *buf.
+ */
+static int upload_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf, uint64_t *at,
+                           uint64_t *segments_at, uint64_t *data_at)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
+    uint64_t offset;
+    gj_buffer plane = gj_staging_plane0(target, &offset);
+    size_t size;
     int ret;
 
-    if ((ret = upload_table(dev, &dec->cblks, l->cblks, l->nb_cblks, sizeof(*l->cblks))) < 0 ||
-        (ret = upload_table(dev, &dec->segments, l->segments, l->nb_segments, sizeof(*l->segments))) < 0 ||
-        (ret = upload_table(dev, &dec->data, l->data, l->data_size, 1)) < 0 ||
+    *segments_at = align16(l->nb_cblks * sizeof(*l->cblks));
+    *data_at = *segments_at + align16(l->nb_segments * sizeof(*l->segments));
+    size = *data_at + l->data_size;
+    *at = align16(offset);
+    /* A CUDA plane's handle is its address: the tables need it aligned too. */
+    if ((target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) || *at + size > plane.size) {
+        if ((ret = gj_dev_ensure_buffer(dev, &dec->t1_input, size)) < 0)
+            return ret;
+        plane = dec->t1_input;
+        *at = 0;
+    }
+    *buf = plane;
+    if ((l->nb_cblks && (ret = dev->ops->upload(dev, buf, *at, l->cblks, l->nb_cblks * sizeof(*l->cblks))) < 0) ||
+        (l->nb_segments && (ret = dev->ops->upload(dev, buf, *at + *segments_at, l->segments,
+                                                   l->nb_segments * sizeof(*l->segments))) < 0) ||
+        (l->data_size && (ret = dev->ops->upload(dev, buf, *at + *data_at, l->data, l->data_size)) < 0))
+        return ret;
+    return 0;
+}
+
+/* T1 over every code-block, then the IDWT passes. Leaves the coefficients in dec->coef. */
+static int run_transforms(gj_j2k_decoder *dec, gj_frame *target)
+{
+    gj_device *dev = dec->dev;
+    j2k_layout *l = &dec->layout;
+    gj_buffer input;
+    uint64_t at, segments_at, data_at;
+    int ret;
+
+    if ((ret = upload_t1_input(dec, target, &input, &at, &segments_at, &data_at)) < 0 ||
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * (l->wide ? 4 : 2))) < 0 ||
         (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
         return ret;
     if (l->nb_cblks) {
-        gj_karg a[] = { GJ_ARG_BUF(&dec->cblks), GJ_ARG_U32(l->nb_cblks), GJ_ARG_BUF(&dec->segments),
-                        GJ_ARG_BUF(&dec->data), GJ_ARG_BUF(&dec->coef), GJ_ARG_U32(l->wide) };
+        gj_karg a[] = { GJ_ARG_BUF(&input), GJ_ARG_U64(at), GJ_ARG_U32(l->nb_cblks), GJ_ARG_U64(at + segments_at),
+                        GJ_ARG_U64(at + data_at), GJ_ARG_BUF(&dec->coef), GJ_ARG_U32(l->wide) };
         size_t t1_groups = (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
 
         if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", t1_groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS,
-                                 a, 6)) < 0)
+                                 a, 7)) < 0)
             return ret;
     }
     for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
@@ -203,15 +244,12 @@ static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
     return 0;
 }
 
-static int run_output(gj_j2k_decoder *dec, gj_frame *out)
+static int run_output(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target)
 {
     j2k_layout *l = &dec->layout;
-    gj_frame *target = NULL;
     int ret;
 
-    if ((ret = gj_staging_target(dec->dev, &dec->staging, l->out_width, l->out_height, out, &target,
-                                 "J2K decoder")) < 0 ||
-        (ret = l->planar ? run_planar_output(dec, target) : run_packed_output(dec, target)) < 0)
+    if ((ret = l->planar ? run_planar_output(dec, target) : run_packed_output(dec, target)) < 0)
         return ret;
     if (target != out)
         return gj_staging_download(dec->dev, target, out, l->out_width, l->out_height);
@@ -236,6 +274,7 @@ static int check_format(const j2k_layout *l, gj_frame *out)
 int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
 {
     int ret, truncated = 0;
+    gj_frame *target = NULL;
 
     if (!dec || !data || !out)
         return GJ_ERROR_INVAL;
@@ -244,7 +283,9 @@ int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fram
         return ret;
     if ((ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, &truncated)) < 0 ||
         (ret = check_format(&dec->layout, out)) < 0 ||
-        (ret = run_transforms(dec)) < 0 || (ret = run_output(dec, out)) < 0)
+        (ret = gj_staging_target(dec->dev, &dec->staging, dec->layout.out_width, dec->layout.out_height, out,
+                                 &target, "J2K decoder")) < 0 ||
+        (ret = run_transforms(dec, target)) < 0 || (ret = run_output(dec, out, target)) < 0)
         return ret;
     if (truncated)
         out->decode_error_flags = 1;

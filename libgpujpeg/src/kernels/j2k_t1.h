@@ -356,6 +356,8 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
 }
 
 /*
+ * The code-block table, the segments and the data lie in one buffer (`input`, at
+ * 16-byte aligned offsets: the output picture's plane, which only later stages write).
  * GJ_J2K_T1_BLOCKS code-blocks per work-group, GJ_J2K_T1_LANES threads (a warp)
  * each: they clear the code-block's coefficients and state words, the first lane
  * decodes the passes (the MQ decoder is serial), then all dequantise. With one
@@ -363,10 +365,12 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
  * interleaves many code-blocks. The group first fills the zero coding tables of
  * the three kinds of sub-band (LL and LH share theirs).
  */
-GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_j2k_cblk *cblks, gj_u32 count,
-                                  GJ_GLOBAL const gj_u32 *segments, GJ_GLOBAL const gj_u8 *data,
-                                  GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
+GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count,
+                                  gj_u64 segments_at, gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
 {
+    GJ_GLOBAL const gj_j2k_cblk *cblks = (GJ_GLOBAL const gj_j2k_cblk *)(input + cblks_at);
+    GJ_GLOBAL const gj_u32 *segments = (GJ_GLOBAL const gj_u32 *)(input + segments_at);
+    GJ_GLOBAL const gj_u8 *data = input + data_at;
     GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
     GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
     GJ_LOCAL_DECL gj_u8 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
