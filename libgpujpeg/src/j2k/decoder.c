@@ -173,7 +173,8 @@ static int run_transforms(gj_j2k_decoder *dec, gj_frame *target)
 
     if ((ret = upload_t1_input(dec, target, &input, &at, &segments_at, &data_at)) < 0 ||
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
-        (ret = gj_dev_ensure_buffer(dev, &dec->coef, l->coef_count * (l->wide ? 4 : 2))) < 0 ||
+        /* Whole 32-bit words: T1 XORs a 16-bit coefficient through its word (j2k_coef.h). */
+        (ret = gj_dev_ensure_buffer(dev, &dec->coef, (l->coef_count * (l->wide ? 4 : 2) + 3) & ~(size_t)3)) < 0 ||
         (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
         return ret;
     if (l->nb_cblks) {
