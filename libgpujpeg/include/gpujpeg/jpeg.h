@@ -96,7 +96,7 @@ GJ_API int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_
 
 /*
  * Lanes: decoders of the decoder's own (GPU buffers and a queue each) that
- * gj_jpeg_decode_batch() and gj_jpeg_decode_async() overlap; 1 to 8, default 8.
+ * gj_jpeg_decode_batch() and gj_jpeg_decode_async() overlap; 1 to 16, default 10.
  * Each lane holds the memory one decode needs. gj_jpeg_decode() uses none.
  */
 GJ_API int gj_jpeg_decoder_set_lanes(gj_jpeg_decoder *dec, int lanes);

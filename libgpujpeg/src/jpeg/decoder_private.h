@@ -52,9 +52,11 @@ enum {
 /* Stage timing for tuning (GJ_PROFILE=1): each mark waits for the device. */
 enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
 
-/* Decoders on sibling devices (decode_lanes.c) that overlap on the GPU. */
-#define MAX_LANES 8
-#define DEFAULT_LANES 8
+/* Decoders on sibling devices (decode_lanes.c) that overlap on the GPU. On an H200
+ * (16-core host), batches of 4K pictures: 8 lanes 2994 pictures/s, 10 lanes 3245,
+ * 12 3184, 16 3028 (q90 4:2:0, batches of 64; doc/benchmarks.md, sixth session). */
+#define MAX_LANES 16
+#define DEFAULT_LANES 10
 
 struct gj_jpeg_decoder {
     gj_device *dev;
