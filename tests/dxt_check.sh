@@ -3,9 +3,11 @@
 #   decode_FMT      random blocks: the GPU decoder equals the C reference decoder and
 #                   FFmpeg's DDS decoder (texturedsp) bit for bit
 #   kernel_FMT_Q    GPU blocks equal the host build of the same kernel (dxt_tool
-#                   encode) on a photo and an odd-sized RGBA picture
-#   jpeg_NAME       a JPEG decoded on the GPU and encoded from device memory equals
-#                   the host kernel run on the same planar picture
+#                   encode, under UBSan: dxt_tool_ubsan) on a photo and an odd-sized
+#                   RGBA picture
+#   jpeg_NAME       a JPEG decoded on the GPU and encoded from device memory (BC1
+#                   balanced, YCoCg high) equals the host kernel (under UBSan) run on
+#                   the same planar picture
 #   psnr_photos     RGB-PSNR per photo: ours against FFmpeg's hap encoder and the
 #                   C cluster fit; fast >= hap - 0.1 dB, balanced >= hap + 0.2 dB,
 #                   high >= hap + 0.5 dB on every photo; the table is printed
@@ -15,6 +17,9 @@
 dxt_corpus=$(dirname "$file")
 case_name=$(basename "$file")
 dxt_tool=$tools/dxt_tool
+# The host blocks the GPU's must equal come from the UBSan build (tests/tests.mk).
+dxt_host=$tools/dxt_tool_ubsan
+[ -x "$dxt_host" ] || dxt_host=$dxt_tool
 bc1_targets="fast:-0.1 balanced:0.2 high:0.5"
 
 # encode FORMAT QUALITY IN OUT.dds: one GPU encode
@@ -45,14 +50,13 @@ kernel_*)
     for in in "$dxt_corpus/synth_alpha-edge.pam" "$dxt_corpus/photo0.ppm"; do
         [ -f "$in" ] || continue
         encode "$fmt" "$q" "$in" "$tmp/gpu.dds"
-        "$dxt_tool" encode "$fmt" "$q" "$in" "$tmp/host.dds" || fail "dxt_tool encode failed"
+        "$dxt_host" encode "$fmt" "$q" "$in" "$tmp/host.dds" || fail "dxt_tool encode failed"
         cmp -s "$tmp/gpu.dds" "$tmp/host.dds" || fail "$(basename "$in"): GPU blocks differ from the host build"
     done
     pass
     ;;
 jpeg_*)
     j=$dxt_corpus/${case_name#jpeg_}.jpg
-    encode bc1 balanced "$j" "$tmp/gpu.dds"
     # The tool hands 4:2:0, 4:2:2, 4:4:4 and gray to the encoder as decoded (planar),
     # other samplings as RGBA (which equals djpeg's RGB).
     case $case_name in
@@ -65,12 +69,20 @@ jpeg_*)
         run_gpujpeg decode --device "$device" --format planar "$j" "$tmp/planes.yuv"
         check_decoded
         size=$(djpeg -pnm "$j" | sed -n 2p | tr ' ' x)
-        "$dxt_tool" encode-yuv bc1 balanced "$size" "$pf" "$tmp/planes.yuv" "$tmp/host.dds" || fail "dxt_tool failed"
     else
         djpeg -pnm -outfile "$tmp/ref.pnm" "$j"
-        "$dxt_tool" encode bc1 balanced "$tmp/ref.pnm" "$tmp/host.dds" || fail "dxt_tool failed"
     fi
-    cmp -s "$tmp/gpu.dds" "$tmp/host.dds" || fail "GPU blocks from the device picture differ from the host build"
+    for fq in bc1:balanced ycocg:high; do
+        encode "${fq%:*}" "${fq#*:}" "$j" "$tmp/gpu.dds"
+        if [ -n "$pf" ]; then
+            "$dxt_host" encode-yuv "${fq%:*}" "${fq#*:}" "$size" "$pf" "$tmp/planes.yuv" "$tmp/host.dds" \
+                || fail "dxt_tool failed"
+        else
+            "$dxt_host" encode "${fq%:*}" "${fq#*:}" "$tmp/ref.pnm" "$tmp/host.dds" || fail "dxt_tool failed"
+        fi
+        cmp -s "$tmp/gpu.dds" "$tmp/host.dds" ||
+            fail "${fq%:*} ${fq#*:}: GPU blocks from the device picture differ from the host build"
+    done
     pass "${pf:-via djpeg}"
     ;;
 psnr_photos)

@@ -133,6 +133,14 @@ check_PROGRAMS += tests/tools/dxt_tool
 tests_tools_dxt_tool_SOURCES = tests/tools/dxt_tool.c tests/tools/dxt_reference.c \
 	tests/tools/dxt_reference.h tests/tools/rng.h $(TEST_PNM)
 tests_tools_dxt_tool_LDADD = libgpujpeg.la -lm
+# The same under UBSan where the compiler has it (configure's UBSAN_CFLAGS, else a plain
+# build): the kernel_* and jpeg_* tests make their host blocks with it, so a shift by the
+# word size, a signed overflow or an index out of bounds in the kernels' integer code aborts
+# the test instead of giving blocks that depend on the backend.
+check_PROGRAMS += tests/tools/dxt_tool_ubsan
+tests_tools_dxt_tool_ubsan_SOURCES = $(tests_tools_dxt_tool_SOURCES)
+tests_tools_dxt_tool_ubsan_CFLAGS = $(AM_CFLAGS) $(UBSAN_CFLAGS)
+tests_tools_dxt_tool_ubsan_LDADD = $(tests_tools_dxt_tool_LDADD)
 EXTRA_DIST += tests/gen_dxt_corpus.sh tests/dxt_check.sh
 
 tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$(EXEEXT) tests/tools/make_image$(EXEEXT)
