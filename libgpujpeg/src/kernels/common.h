@@ -24,6 +24,8 @@
  * must hold at once (a register cap where ptxas would take more). */
 #define GJ_KERNEL_BOUNDED(threads, groups) extern "C" __global__ void __launch_bounds__(threads, groups)
 #define GJ_FUNC static __device__ __forceinline__
+/* A helper kept as a call on CUDA (elsewhere as GJ_FUNC); see its use for why. */
+#define GJ_FUNC_NOINLINE static __device__ __noinline__
 #define GJ_GLOBAL
 #define GJ_LOCAL
 #define GJ_LOCAL_DECL __shared__
@@ -58,6 +60,7 @@ typedef long long gj_i64;
 #define GJ_KERNEL __kernel void
 #define GJ_KERNEL_BOUNDED(threads, groups) __kernel void
 #define GJ_FUNC static inline
+#define GJ_FUNC_NOINLINE static inline
 #define GJ_GLOBAL __global
 #define GJ_LOCAL __local
 #define GJ_LOCAL_DECL __local
@@ -105,6 +108,7 @@ typedef int64_t gj_i64;
 #define GJ_KERNEL static inline void
 #define GJ_KERNEL_BOUNDED(threads, groups) static inline void
 #define GJ_FUNC static inline
+#define GJ_FUNC_NOINLINE static inline
 #define GJ_GLOBAL
 #define GJ_CONST_DATA static const
 #define GJ_RESTRICT

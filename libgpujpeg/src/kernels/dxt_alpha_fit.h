@@ -139,4 +139,16 @@ GJ_FUNC void gj_dxt_encode_alpha(const gj_i32 *v, gj_u32 quality, gj_u32 *w0, gj
     *w1 = best.w1;
 }
 
+/*
+ * YCoCg's luma block: gj_dxt_encode_alpha as a call of its own on CUDA. Inlined
+ * into the YCoCg kernels, CUDA 13.0's ptxas -O3 computed the balanced and high
+ * luma blocks differently from the PTX's meaning (19 of 160 test outputs differed
+ * from PoCL and from PTX emulation; ptxas -O0, or this call, gives the PoCL bytes:
+ * doc/benchmarks.md, sixth session). BC3 and BC4 keep it inlined.
+ */
+GJ_FUNC_NOINLINE void gj_dxt_encode_luma(const gj_i32 *v, gj_u32 quality, gj_u32 *w0, gj_u32 *w1)
+{
+    gj_dxt_encode_alpha(v, quality, w0, w1);
+}
+
 #endif /* GJ_KERNELS_DXT_ALPHA_FIT_H */

@@ -79,7 +79,7 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
             gj_i32 cg = ((i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128) / scale;
             luma[p] = gj_dxt_clamp(gj_dxt_div_round(rgb_sum[p] + cg, 3), 255);
         }
-        gj_dxt_encode_alpha(luma, quality, &w[0], &w[1]);
+        gj_dxt_encode_luma(luma, quality, &w[0], &w[1]);
     }
 }
 
