@@ -37,14 +37,13 @@ GJ_FUNC gj_i32 gj_enc_rgb_to_ycc(gj_i32 r, gj_i32 g, gj_i32 b, gj_u32 c)
 }
 
 /*
- * Where one component's samples come from, read once into registers: a plane of
- * samples, or (pixel_bytes != 0) packed RGB pixels converted as they are read.
+ * Where one component's samples come from: a plane (packed RGB has been converted
+ * into planes by gj_jpeg_enc_rgb_to_planes before the blocks read it).
  */
 typedef struct gj_enc_source {
-    GJ_GLOBAL const gj_u8 *base;    /* the plane's or the picture's first row */
+    GJ_GLOBAL const gj_u8 *base;    /* the plane's first row */
     gj_u32 pitch;
     gj_u32 fx, fy, last_x, last_y, last_row;
-    gj_u32 pixel_bytes, channels, comp;
 } gj_enc_source;
 
 GJ_FUNC gj_enc_source gj_enc_source_of(GJ_GLOBAL const gj_enc_params *p, GJ_GLOBAL const gj_u8 *plane, gj_u32 c)
@@ -60,22 +59,13 @@ GJ_FUNC gj_enc_source gj_enc_source_of(GJ_GLOBAL const gj_enc_params *p, GJ_GLOB
     src.last_x = cp->src_w - 1;
     src.last_y = cp->src_h - 1;
     src.last_row = cp->last_row;
-    src.pixel_bytes = 0;
-    src.channels = 0;
-    src.comp = c;
     return src;
 }
 
-/* One full-resolution value of the component at (x, y) of its source (in range). */
+/* One full-resolution value of the component at (x, y) of its plane (in range). */
 GJ_FUNC gj_i32 gj_enc_source_value(const gj_enc_source *src, gj_u32 x, gj_u32 y)
 {
-    GJ_GLOBAL const gj_u8 *px;
-
-    if (!src->pixel_bytes)
-        return src->base[(gj_u64)y * src->pitch + x];
-    px = src->base + (gj_u64)y * src->pitch + x * src->pixel_bytes;
-    return gj_enc_rgb_to_ycc(px[src->channels & 0xff], px[src->channels >> 8 & 0xff],
-                             px[src->channels >> 16 & 0xff], src->comp);
+    return src->base[(gj_u64)y * src->pitch + x];
 }
 
 /*
