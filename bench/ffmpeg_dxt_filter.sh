@@ -27,17 +27,16 @@ source="-i $photo -vf format=rgba"
 hw=${BENCH_HW:-cuda}
 hwdev="-init_hw_device $hw=gj -filter_hw_device gj"
 
-# ff, rtime
+# ff, rtime, fps
 . "$(dirname "$0")/ffmpeg_encode_common.sh"
 
 # run NAME N1 N2 FILTER_TAIL ARGS...
 run() {
     name=$1 n1=$2 n2=$3 tail=$4
     shift 4
-    t1=$(rtime "$n1" "$tail" "$@")
-    t2=$(rtime "$n2" "$tail" "$@")
-    awk -v n="$name" -v n1="$n1" -v n2="$n2" -v t1="$t1" -v t2="$t2" \
-        'BEGIN { if (t1 > 0 && t2 > t1) printf "%-48s %6d frames %8.1f fps\n", n, n2, (n2 - n1) / (t2 - t1);
+    f=$(fps "$n1" "$n2" "$tail" "$@")
+    awk -v n="$name" -v n2="$n2" -v f="$f" \
+        'BEGIN { if (f > 0) printf "%-48s %6d frames %8.1f fps\n", n, n2, f;
                  else printf "%-48s failed\n", n }'
 }
 

@@ -18,3 +18,14 @@ rtime() {
     ff "$@" -f null - || { echo 0; return; }
     sed -n 's/.*bench: .*rtime=\([0-9.]*\)s.*/\1/p' "$work/log" | tail -n 1
 }
+
+# fps N1 N2 FILTER_TAIL ARGS...: (N2 - N1) / (rtime of N2 frames - rtime of N1), which
+# leaves out start-up (CUDA context, kernels); 0 on failure
+fps() {
+    fps_n1=$1 fps_n2=$2
+    shift 2
+    t1=$(rtime "$fps_n1" "$@")
+    t2=$(rtime "$fps_n2" "$@")
+    awk -v n1="$fps_n1" -v n2="$fps_n2" -v t1="$t1" -v t2="$t2" \
+        'BEGIN { print (t1 > 0 && t2 > t1) ? (n2 - n1) / (t2 - t1) : 0 }'
+}

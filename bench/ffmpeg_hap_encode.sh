@@ -32,20 +32,19 @@ source="-i $photo -vf format=rgba"
 hw=${BENCH_HW:-cuda}             # opencl: the same rows on OpenCL frames
 hwdev="-init_hw_device $hw=gj -filter_hw_device gj"
 
-# ff, rtime
+# ff, rtime, fps
 . "$(dirname "$0")/ffmpeg_encode_common.sh"
 
 # run NAME N1 N2 FILTER_TAIL ARGS...
 run() {
     name=$1 n1=$2 n2=$3 tail=$4
     shift 4
-    t1=$(rtime "$n1" "$tail" "$@")
-    t2=$(rtime "$n2" "$tail" "$@")
+    f=$(fps "$n1" "$n2" "$tail" "$@")
     # the size of 5 packets (the rawvideo muxer writes them as they are), apart from the timed runs
     size=0
     ff 5 "$tail" "$@" -f rawvideo -y "$work/out.hap" && size=$(($(wc -c < "$work/out.hap") / 5))
-    awk -v n="$name" -v n1="$n1" -v n2="$n2" -v t1="$t1" -v t2="$t2" -v s="$size" \
-        'BEGIN { if (t1 > 0 && t2 > t1) printf "%-44s %6d frames %8.1f fps %9d bytes/frame\n", n, n2, (n2 - n1) / (t2 - t1), s;
+    awk -v n="$name" -v n2="$n2" -v f="$f" -v s="$size" \
+        'BEGIN { if (f > 0) printf "%-44s %6d frames %8.1f fps %9d bytes/frame\n", n, n2, f, s;
                  else printf "%-44s failed\n", n }'
 }
 

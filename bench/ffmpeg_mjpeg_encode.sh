@@ -31,7 +31,7 @@ source="-i $photo -vf scale=out_range=full,format=yuv420p"
 hw=${BENCH_HW:-cuda}             # opencl: the same rows on OpenCL frames
 hwdev="-init_hw_device $hw=gj -filter_hw_device gj"
 
-# ff, rtime
+# ff, rtime, fps
 . "$(dirname "$0")/ffmpeg_encode_common.sh"
 
 # run NAME N1 N2 FILTER_TAIL ARGS...
@@ -39,19 +39,16 @@ run() {
     name=$1 n1=$2 n2=$3 tail=$4
     shift 4
     rtime "$n1" "$tail" "$@" > /dev/null
-    fps=
+    runs=
     for i in 1 2 3; do
-        t1=$(rtime "$n1" "$tail" "$@")
-        t2=$(rtime "$n2" "$tail" "$@")
-        fps="$fps $(awk -v n1="$n1" -v n2="$n2" -v t1="$t1" -v t2="$t2" \
-                    'BEGIN { print (t1 > 0 && t2 > t1) ? (n2 - n1) / (t2 - t1) : 0 }')"
+        runs="$runs $(fps "$n1" "$n2" "$tail" "$@")"
     done
     # the size of 5 packets, written apart from the timed runs
     size=0
     ff 5 "$tail" "$@" -f mjpeg -y "$work/out.mjpeg" && size=$(($(wc -c < "$work/out.mjpeg") / 5))
     # shellcheck disable=SC2086 # one word per run
-    median=$(printf '%s\n' $fps | sort -g | sed -n 2p)
-    awk -v n="$name" -v n2="$n2" -v f="$median" -v all="$fps" -v s="$size" \
+    median=$(printf '%s\n' $runs | sort -g | sed -n 2p)
+    awk -v n="$name" -v n2="$n2" -v f="$median" -v all="$runs" -v s="$size" \
         'BEGIN { if (f > 0) printf "%-44s %6d frames %8.1f fps %9d bytes/frame (runs:%s)\n", n, n2, f, s, all;
                  else printf "%-44s failed\n", n }'
 }
