@@ -7,8 +7,10 @@
 #
 #   bench/ffmpeg_mjpeg.sh FFMPEG PHOTO_DIR
 #
-# PHOTO_DIR holds photo-{1080p,4k}-{420,422}.jpg (made by FFmpeg's mjpeg
-# encoder, see make_clips below). Prints one line per decoder and clip:
+# PHOTO_DIR holds photo-CLIP.jpg for each clip of BENCH_CLIPS (default
+# 1080p-420 1080p-422 4k-420 4k-422; a name starting with 4k runs the 4K loop
+# counts): bench/make_clips.sh FFMPEG PHOTO_DIR makes them from photographs. BENCH_SCALE=N divides the loops; BENCH_GPU_ONLY=1 leaves NVDEC and the
+# CPU decoder out. Prints one line per decoder and clip:
 #   CLIP DECODER FRAMES fps
 set -eu
 ffmpeg=$1 photos=$2
@@ -50,6 +52,7 @@ for clip in ${BENCH_CLIPS:-1080p-420 1080p-422 4k-420 4k-422}; do
     # shellcheck disable=SC2086 # one word per option
     run "$clip" "mjpeg + gpujpeg hwaccel (cuda)" $gpu -loglevel verbose $cuda
     run "$clip" "mjpeg_gpujpeg (cuda frames)" $gpu -loglevel verbose $cuda -c:v mjpeg_gpujpeg
+    [ -n "${BENCH_GPU_ONLY:-}" ] && continue
     run "$clip" "mjpeg_cuvid (NVDEC, cuda frames)" $cpu -loglevel verbose $cuda -c:v mjpeg_cuvid
     run "$clip" "mjpeg native ($threads threads)" $cpu -loglevel verbose -threads "$threads"
 done

@@ -84,7 +84,9 @@ int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         return ret;
     if (lane->stage_device_output && (ret = gj_staging_copy(dec->dev, &lane->staging, out)) < 0)
         return ret;
-    return lane->dev->ops->wait_for(lane->dev, dec->dev);
+    ret = lane->dev->ops->wait_for(lane->dev, dec->dev);
+    gj_jpeg_profile_mark(lane, ST_JOIN);
+    return ret;
 }
 
 typedef struct batch {

@@ -13,7 +13,7 @@
 #include "log.h"
 
 static const char *const stage_names[ST_COUNT] = {
-    "parse", "layout", "upload", "hypotheses", "first", "sync", "prefix", "write", "pixels", "download",
+    "wait", "parse", "layout", "upload", "hypotheses", "first", "sync", "prefix", "write", "pixels", "download", "join",
 };
 
 static double now_ms(void)
@@ -30,7 +30,8 @@ void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage)
 
     if (!dec->profile)
         return;
-    dec->dev->ops->finish(dec->dev);
+    if (dec->profile == 1)
+        dec->dev->ops->finish(dec->dev);
     t = now_ms();
     dec->profile_ms[stage] += t - dec->profile_last;
     dec->profile_last = t;
@@ -40,14 +41,34 @@ static void profile_report(gj_jpeg_decoder *dec)
 {
     char line[512];
     int i, n = 0;
+    uint32_t decodes = dec->profile_decodes ? dec->profile_decodes : 1;
 
     if (!dec->profile)
         return;
     for (i = 0; i < ST_COUNT; i++)
-        n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %.3f ", stage_names[i], dec->profile_ms[i]);
-    gj_log(GJ_LOG_INFO, "profile (ms): %ssync rounds %u", line, dec->profile_rounds);
+        n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %.3f ", stage_names[i], dec->profile_ms[i] / decodes);
+    gj_log(GJ_LOG_INFO, "profile (ms%s): %ssync rounds %u", decodes > 1 ? " per decode" : "", line,
+           dec->profile_rounds);
     memset(dec->profile_ms, 0, sizeof(dec->profile_ms));
     dec->profile_rounds = 0;
+    dec->profile_decodes = 0;
+}
+
+/* The host time of a stream's decodes on lanes (GJ_PROFILE=2), per decode. */
+static void profile_report_lanes(gj_jpeg_decoder *dec)
+{
+    int i, l;
+
+    if (!dec->profile || !dec->num_lanes)
+        return;
+    for (l = 0; l < dec->num_lanes; l++) {
+        for (i = 0; i < ST_COUNT; i++)
+            dec->profile_ms[i] += dec->lanes[l]->profile_ms[i];
+        dec->profile_rounds += dec->lanes[l]->profile_rounds;
+        dec->profile_decodes += dec->lanes[l]->profile_decodes;
+    }
+    if (dec->profile_decodes)
+        profile_report(dec);
 }
 
 int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
@@ -99,7 +120,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     dec->layout.bytes_free = layout_bytes_free;
     dec->layout.bytes_opaque = dev;
 
-    dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) > 0;
+    env = getenv("GJ_PROFILE");
+    dec->profile = env && atoi(env) > 0 ? (atoi(env) == 2 ? 2 : 1) : 0;
     env = getenv("GJ_CHUNK_BITS");      /* for tuning runs of the benchmark */
     if (env && atoi(env) >= 64 && atoi(env) <= (1 << 20))
         dec->chunk_bits_override = (uint32_t)atoi(env);
@@ -124,6 +146,7 @@ void gj_jpeg_decoder_free(gj_jpeg_decoder **pdec)
     if (!pdec || !*pdec)
         return;
     dec = *pdec;
+    profile_report_lanes(dec);
     gj_jpeg_lanes_free(dec);
     dec->dev->ops->finish(dec->dev);
     for (i = 0; i < BUF_COUNT; i++)
@@ -220,12 +243,15 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
     if (!dec || !out || (!data && size))
         return GJ_ERROR_INVAL;
     s = &dec->stream;
+    if (dec->profile) {
+        dec->profile_last = now_ms();
+        dec->profile_decodes++;
+    }
     /* The host copies of the last decode's uploads are rewritten now. */
     if (dec->pending && (ret = dec->dev->ops->finish(dec->dev)) < 0)
         return ret;
     dec->pending = 0;
-    if (dec->profile)
-        dec->profile_last = now_ms();
+    gj_jpeg_profile_mark(dec, ST_WAIT);
     if ((ret = gj_jpeg_parse(data, size, 0, s)) < 0)
         return ret;
     format = out->format;

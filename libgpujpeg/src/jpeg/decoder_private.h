@@ -49,8 +49,10 @@ enum {
     BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
 };
 
-/* Stage timing for tuning (GJ_PROFILE=1): each mark waits for the device. */
-enum { ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_COUNT };
+/* Stage timing for tuning: with GJ_PROFILE=1 each mark waits for the device; with
+ * GJ_PROFILE=2 it does not, and the times are the host's (the stream's decodes on
+ * lanes are reported, per decode, when the decoder is freed). */
+enum { ST_WAIT, ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST_SYNC, ST_PREFIX, ST_WRITE, ST_PIXELS, ST_DOWNLOAD, ST_JOIN, ST_COUNT };
 
 /* Decoders on sibling devices (decode_lanes.c) that overlap on the GPU. On an H200
  * (16-core host), batches of 4K pictures: 8 lanes 2994 pictures/s, 10 lanes 3245,
@@ -68,7 +70,8 @@ struct gj_jpeg_decoder {
     struct gj_jpeg_decoder *lanes[MAX_LANES];
     int num_lanes, next_lane;
     int lanes_wanted;                /* GJ_LANES, else DEFAULT_LANES, until gj_jpeg_decoder_set_lanes() */
-    int profile;
+    int profile;                     /* GJ_PROFILE: 0, 1 (device stages) or 2 (host time) */
+    uint32_t profile_decodes;
     double profile_last;
     double profile_ms[ST_COUNT];
     uint32_t profile_rounds;
