@@ -16,7 +16,8 @@
  * One result line per file (bench_util.h); on CUDA the notes give the GPU memory
  * the decode took: the drop of the device's free memory from before the decoder
  * was created to its lowest point after any decode, and what that is beyond the
- * output frames, in bytes per pixel.
+ * output frames, in bytes per pixel. With GJ_PROFILE set the library's stage
+ * times (doc/api.md) are printed too.
  *
  * Build from the top of a configured and built tree (`make` done):
  *   gcc -O2 -std=gnu11 -Ilibgpujpeg/include bench/bench_decode.c bench/bench_util.c \
@@ -274,6 +275,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_decode --help lists the options\n");
         return 2;
     }
+    /* GJ_PROFILE's stage times are logged at info level */
+    if (getenv("GJ_PROFILE"))
+        gj_log_set_level(GJ_LOG_INFO);
     if ((ret = gj_device_create_from_string(&dev, o.device)) < 0) {
         fprintf(stderr, "bench_decode: cannot create device '%s': %s\n", o.device, gj_strerror(ret));
         return 1;

@@ -2,13 +2,15 @@
  * libFuzzer target: every host-side step of JPEG decoding, i.e. the header parser
  * through the public gj_jpeg_read_info(), then the whole-file marker parse, the
  * Huffman decoding tables and the entropy layout (unstuffing, restart segments,
- * chunks) of every scan. Built by make check with clang and ASan/UBSan
+ * chunks) of every scan, also the decoder's way (unstuffed while the parser
+ * walks the scan), which must give the same stream and layouts. Built by make check with clang and ASan/UBSan
  * (tests/tests.mk) and run for a bounded time. Besides memory errors it checks
  * the promises the GPU kernels rely on.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpujpeg/common.h"
 #include "fuzz_common.h"
@@ -35,15 +37,37 @@ static void check_layout(const gj_entropy_layout *e, uint32_t chunk_bits)
         REQUIRE(e->chunk_segment[k] < e->num_segments);
 }
 
+static gj_entropy_layout walked[GJ_JPEG_MAX_SCANS];
+
+static int walk_scan(void *opaque, int scan, const uint8_t *data, size_t at, size_t size, size_t *end)
+{
+    (void)opaque;
+    REQUIRE(scan >= 0 && scan < GJ_JPEG_MAX_SCANS);
+    return gj_entropy_layout_unstuff(&walked[scan], data, at, size, end);
+}
+
+/* The same bytes, segments and chunks. */
+static void check_same_layout(const gj_entropy_layout *a, const gj_entropy_layout *b)
+{
+    REQUIRE(a->num_bytes == b->num_bytes && !memcmp(a->bytes, b->bytes, a->num_bytes + 4));
+    REQUIRE(a->num_segments == b->num_segments && a->num_chunks == b->num_chunks && a->damaged == b->damaged);
+    REQUIRE(!memcmp(a->segments, b->segments, a->num_segments * sizeof(*a->segments)));
+    REQUIRE(!memcmp(a->chunk_segment, b->chunk_segment, a->num_chunks * sizeof(*a->chunk_segment)));
+}
+
 static void check_host_paths(const uint8_t *data, size_t size)
 {
-    static gj_jpeg_stream stream;
+    static gj_jpeg_stream stream, stream_walked;
     static gj_entropy_layout layout;
     gj_huff_table table;
-    int i, c;
+    int i, c, walked_ret;
 
-    if (gj_jpeg_parse(data, size, 0, &stream) < 0)
+    walked_ret = gj_jpeg_parse_walking(data, size, &stream_walked, walk_scan, NULL);
+    if (gj_jpeg_parse(data, size, 0, &stream) < 0) {
+        REQUIRE(walked_ret < 0);
         return;
+    }
+    REQUIRE(walked_ret == 0 && !memcmp(&stream, &stream_walked, sizeof(stream)));
     for (i = 0; i < stream.num_scans; i++) {
         const gj_jpeg_scan *scan = &stream.scans[i];
         REQUIRE(scan->data_offset + scan->data_size <= size);
@@ -52,8 +76,11 @@ static void check_host_paths(const uint8_t *data, size_t size)
             gj_huffman_table_build(&scan->dc[c], 0, &table);
             gj_huffman_table_build(&scan->ac[c], 1, &table);
         }
-        if (gj_entropy_layout_scan(&layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), 512) == 0)
+        if (gj_entropy_layout_scan(&layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), 512) == 0) {
             check_layout(&layout, 512);
+            REQUIRE(gj_entropy_layout_place(&walked[i], scan, (uint32_t)(scan->mcus_x * scan->mcus_y), 512) == 0);
+            check_same_layout(&layout, &walked[i]);
+        }
     }
 }
 

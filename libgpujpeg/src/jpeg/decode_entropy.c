@@ -1,4 +1,5 @@
 /* Entropy decoding of a scan on the GPU: layout, synchronisation rounds, prefix sums, writing. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "jpeg/decoder_private.h"
@@ -59,7 +60,7 @@ static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, uint
     }
     p->blocks_in_mcu = n;
     p->mcus_x = (uint32_t)scan->mcus_x;
-    p->num_chunks = dec->layout.num_chunks;
+    p->num_chunks = dec->layout->num_chunks;
     p->chunk_bits = chunk_bits;
     return 0;
 }
@@ -73,7 +74,7 @@ static size_t padded_bytes(const gj_entropy_layout *e)
 static int upload_scan(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
-    const gj_entropy_layout *e = &dec->layout;
+    const gj_entropy_layout *e = dec->layout;
     size_t nch = e->num_chunks, groups = gj_jpeg_groups(nch, SCAN_GROUP);
     int ret;
 
@@ -104,7 +105,7 @@ static int upload_scan(gj_jpeg_decoder *dec)
  * is its place in the scan; no synchronisation and no prefix sums are needed. */
 static int chunks_are_segments(const gj_jpeg_decoder *dec)
 {
-    return dec->layout.max_chunks_per_segment == 1;
+    return dec->layout->max_chunks_per_segment == 1;
 }
 
 /*
@@ -115,7 +116,7 @@ static int chunks_are_segments(const gj_jpeg_decoder *dec)
  */
 static int restart_direct(gj_jpeg_decoder *dec, uint32_t *chunk_bits)
 {
-    const gj_entropy_layout *e = &dec->layout;
+    const gj_entropy_layout *e = dec->layout;
     uint32_t bits = e->max_segment_bits > 32 ? (e->max_segment_bits + 31) & ~31u : 32;
 
     if (e->num_segments < 2 || chunks_are_segments(dec))
@@ -123,7 +124,7 @@ static int restart_direct(gj_jpeg_decoder *dec, uint32_t *chunk_bits)
     if (dec->direct_mode == 0 ||
         (dec->direct_mode < 0 && (e->num_segments < DIRECT_MIN_SEGMENTS || bits > DIRECT_MAX_SEGMENT_BITS)))
         return 0;
-    if (gj_entropy_layout_rechunk(&dec->layout, bits) < 0)
+    if (gj_entropy_layout_rechunk(dec->layout, bits) < 0)
         return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out %u restart intervals", e->num_segments);
     *chunk_bits = bits;
     return 0;
@@ -133,14 +134,14 @@ static int restart_direct(gj_jpeg_decoder *dec, uint32_t *chunk_bits)
  * whole segments need no pass at all, nor hypotheses.) */
 static int first_pass_exact(const gj_jpeg_decoder *dec)
 {
-    return dec->layout.num_chunks <= HUFF_GROUP || chunks_are_segments(dec);
+    return dec->layout->num_chunks <= HUFF_GROUP || chunks_are_segments(dec);
 }
 
 /* The slot hypotheses of kernels/jpeg_huffman_hyp.h: a guessed start state for every chunk. */
 static int guess_with_hypotheses(gj_jpeg_decoder *dec, size_t groups)
 {
     gj_device *dev = dec->dev;
-    size_t hyp_groups = gj_jpeg_groups(dec->layout.num_chunks * dec->hyps, HYP_GROUP);
+    size_t hyp_groups = gj_jpeg_groups(dec->layout->num_chunks * dec->hyps, HYP_GROUP);
     gj_karg a[] = {
         GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
         GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
@@ -229,7 +230,7 @@ static uint32_t rounds_after_first(const gj_jpeg_decoder *dec)
 static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 {
     gj_device *dev = dec->dev;
-    size_t nch = dec->layout.num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
+    size_t nch = dec->layout->num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
     uint32_t round, cur = 0, hyps = dec->hyps;
     uint32_t rounds = first_pass_exact(dec) ? 1 : 1 + rounds_after_first(dec);
     int ret;
@@ -278,7 +279,7 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
 static int prefix_sums(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
-    uint32_t nch = dec->layout.num_chunks;
+    uint32_t nch = dec->layout->num_chunks;
     size_t groups = gj_jpeg_groups(nch, SCAN_GROUP);
     int ret;
     gj_karg a1[] = {
@@ -329,17 +330,23 @@ static uint32_t chunk_bits_for(const gj_jpeg_decoder *dec, const gj_jpeg_scan *s
     return density < 25 ? CHUNK_BITS_HYPOTHESES : density < 50 ? 512 : density < 85 ? 768 : 1024;
 }
 
-int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int first,
-                        int last, int *damaged)
+int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int index,
+                        int *damaged)
 {
     uint32_t chunk_bits = chunk_bits_for(dec, scan);
-    int ret, states = BUF_STATES0;
+    int ret, states = BUF_STATES0, first = index == 0;
     gj_karg a[7];
 
-    ret = gj_entropy_layout_scan(&dec->layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), chunk_bits);
+    if (!dec->scan_params_of[index] && !(dec->scan_params_of[index] = calloc(1, sizeof(gj_scan_params))))
+        return GJ_ERROR_NOMEM;
+    dec->layout = &dec->layouts[index];
+    dec->scan_params = dec->scan_params_of[index];
+
+    /* The parser unstuffed the scan's data into its layout (decoder.c unstuff_scan()). */
+    ret = gj_entropy_layout_place(dec->layout, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), chunk_bits);
     if (ret < 0)
         return ret;
-    *damaged |= dec->layout.damaged;
+    *damaged |= dec->layout->damaged;
     if ((ret = restart_direct(dec, &chunk_bits)) < 0)
         return ret;
     if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, scan, first)) < 0)
@@ -366,13 +373,8 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg
     a[4] = GJ_ARG_BUF(&dec->buf[states]);
     a[5] = GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]);
     a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
-    ret = gj_dev_launch(dec->dev, "gj_huff_decode_write", gj_jpeg_groups(dec->layout.num_chunks, HUFF_GROUP),
+    ret = gj_dev_launch(dec->dev, "gj_huff_decode_write", gj_jpeg_groups(dec->layout->num_chunks, HUFF_GROUP),
                         HUFF_GROUP, a, 7);
-    if (ret < 0)
-        return ret;
-    /* The host arrays are rewritten by the next scan: wait until their uploads are done. */
-    if (!last)
-        ret = dec->dev->ops->finish(dec->dev);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;
 }

@@ -103,22 +103,20 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
 {
     gj_jpeg_decoder *dec;
     const char *env;
+    int i;
 
     if (!out || !dev)
         return GJ_ERROR_INVAL;
     dec = calloc(1, sizeof(*dec));
     if (!dec)
         return GJ_ERROR_NOMEM;
-    dec->scan_params = calloc(1, sizeof(*dec->scan_params));
-    if (!dec->scan_params) {
-        free(dec);
-        return GJ_ERROR_NOMEM;
-    }
     dec->dev = dev;
     dec->frame_dev = dev;
-    dec->layout.bytes_alloc = layout_bytes_alloc;
-    dec->layout.bytes_free = layout_bytes_free;
-    dec->layout.bytes_opaque = dev;
+    for (i = 0; i < GJ_JPEG_MAX_SCANS; i++) {
+        dec->layouts[i].bytes_alloc = layout_bytes_alloc;
+        dec->layouts[i].bytes_free = layout_bytes_free;
+        dec->layouts[i].bytes_opaque = dev;
+    }
 
     env = getenv("GJ_PROFILE");
     dec->profile = env && atoi(env) > 0 ? (atoi(env) == 2 ? 2 : 1) : 0;
@@ -153,8 +151,10 @@ void gj_jpeg_decoder_free(gj_jpeg_decoder **pdec)
         if (dec->buf[i].handle)
             dec->dev->ops->buffer_destroy(dec->dev, &dec->buf[i]);
     gj_frame_unref(&dec->staging);
-    gj_entropy_layout_free(&dec->layout);
-    free(dec->scan_params);
+    for (i = 0; i < GJ_JPEG_MAX_SCANS; i++) {
+        gj_entropy_layout_free(&dec->layouts[i]);
+        free(dec->scan_params_of[i]);
+    }
     if (dec->owns_dev)
         gj_device_free(&dec->dev);
     free(dec);
@@ -202,6 +202,15 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
         if ((ret = gj_jpeg_upsample_method(s, c, &fx, &fy)) < 0)
             return ret;
     return 0;
+}
+
+/* The parser's walker: each scan's data is unstuffed as its end is found, so the
+ * file is read once (the layout of decode_entropy.c only places it then). */
+static int unstuff_scan(void *opaque, int scan, const uint8_t *data, size_t at, size_t size, size_t *end)
+{
+    gj_jpeg_decoder *dec = opaque;
+
+    return gj_entropy_layout_unstuff(&dec->layouts[scan], data, at, size, end);
 }
 
 /* ------------------------------------------------------------------ frames */
@@ -252,7 +261,7 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         return ret;
     dec->pending = 0;
     gj_jpeg_profile_mark(dec, ST_WAIT);
-    if ((ret = gj_jpeg_parse(data, size, 0, s)) < 0)
+    if ((ret = gj_jpeg_parse_walking(data, size, s, unstuff_scan, dec)) < 0)
         return ret;
     format = out->format;
     if ((ret = check_output_format(s, &format)) < 0)
@@ -269,7 +278,7 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         return ret;
     dec->pending = 1;
     for (i = 0; i < s->num_scans; i++)
-        if ((ret = gj_jpeg_decode_scan(dec, data, &s->scans[i], i == 0, i + 1 == s->num_scans, &damaged)) < 0)
+        if ((ret = gj_jpeg_decode_scan(dec, &s->scans[i], i, &damaged)) < 0)
             return ret;
     for (i = 0; i < s->num_components; i++)
         damaged |= !s->comp[i].scanned;

@@ -31,8 +31,10 @@
  * serially, so longer segments lose to chunked decoding: on an H200, 4K 4:2:0 q90
  * with a marker every 8 MCUs (3.4 Kbit) decodes 3% faster directly, every 30 MCUs
  * (12.6 Kbit) 2.5x slower, 4:2:2 every 30 (6.6 Kbit) 1.9x slower (doc/benchmarks.md,
- * fifth session). */
-#define DIRECT_MIN_SEGMENTS 256
+ * fifth session); and fewer segments than that file's 16200 leave most of the GPU
+ * idle: the chroma scans of GPUJPEG's 4K files, 4320 segments of 0.6 Kbit, took
+ * 0.18 ms each directly (seventh session). */
+#define DIRECT_MIN_SEGMENTS 8192
 #define DIRECT_MAX_SEGMENT_BITS 4096
 /* Synchronisation rounds (first pass included) queued at most; GJ_SYNC_ROUNDS sets
  * the rounds after the first pass, for tests of gj_huff_sync_finish and tuning. */
@@ -77,8 +79,12 @@ struct gj_jpeg_decoder {
     uint32_t profile_rounds;
     gj_buffer buf[BUF_COUNT];
     gj_jpeg_stream stream;
-    gj_entropy_layout layout;
-    /* Host copies of what is uploaded: they must live until the queue has run. */
+    /* Host copies of what is uploaded: they must live until the queue has run. Each
+     * scan has its own, so the host lays out the next scan while the GPU decodes
+     * this one; layout and scan_params point at the current scan's. */
+    gj_entropy_layout layouts[GJ_JPEG_MAX_SCANS];
+    gj_scan_params *scan_params_of[GJ_JPEG_MAX_SCANS];
+    gj_entropy_layout *layout;
     gj_scan_params *scan_params;
     gj_color_params color_params;
     uint16_t quant[4][64];
@@ -114,13 +120,13 @@ int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size);
 /* decode_lanes.c */
 void gj_jpeg_lanes_free(gj_jpeg_decoder *dec);
 
-/* decode_entropy.c: decodes one scan's coefficients into BUF_COEFS; *damaged is set
- * when its data was cut short or its restart markers were wrong. The first scan
- * (first set) zeroes BUF_COEFS, which serves it as scratch memory until then; a
- * scan before the last (last not set) waits for its uploads, whose host copies
- * the next scan rewrites. */
-int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const uint8_t *data, const gj_jpeg_scan *scan, int first,
-                        int last, int *damaged);
+/* decode_entropy.c: queues the decoding of scan `index` (its coefficients into
+ * BUF_COEFS), whose data the parse unstuffed into layouts[index], without waiting
+ * for the device; *damaged is set when its data was cut short or its restart
+ * markers were wrong. The first scan zeroes BUF_COEFS, which serves it as scratch
+ * memory until then. */
+int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int index,
+                        int *damaged);
 
 /* decode_pixels.c */
 /* Where component c's blocks start in the coefficient buffer; c = num_components: all blocks. */

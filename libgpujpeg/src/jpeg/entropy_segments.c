@@ -34,56 +34,75 @@ static void free_bytes(gj_entropy_layout *e)
     e->bytes_cap = 0;
 }
 
-/* Copies the scan without its stuffed zero bytes; records where each RSTn-delimited piece starts. */
-static int unstuff(gj_entropy_layout *e, const uint8_t *src, size_t size, uint32_t **piece_start,
-                   uint8_t **piece_rst, uint32_t *num_pieces)
+/* Room for one more piece. */
+static int grow_pieces(gj_entropy_layout *e)
 {
-    uint32_t cap = 0, n = 1;
-    size_t i, o = 0;
+    uint32_t old = e->pieces_cap;
 
-    /* Room for a zero-padded last word: the kernels read whole 32-bit words. */
-    if (size + 4 > e->bytes_cap) {
-        size_t bytes_cap = size + 4 + size / 4;
+    if (grow((void **)&e->piece_start, &e->pieces_cap, (size_t)e->num_pieces + 1, sizeof(*e->piece_start)) < 0)
+        return GJ_ERROR_NOMEM;
+    if (e->pieces_cap != old) {
+        uint8_t *rst = realloc(e->piece_rst, e->pieces_cap);
+        if (!rst)
+            return GJ_ERROR_NOMEM;
+        e->piece_rst = rst;
+    }
+    return 0;
+}
+
+/*
+ * Walks from one 0xFF to the next: a stuffed 0xFF 0x00 keeps the 0xFF, RSTn starts
+ * a new piece, any other marker ends the scan, and so does a 0xFF that ends the
+ * file (dropped, as its marker was cut off).
+ */
+int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t at, size_t size, size_t *end)
+{
+    size_t i = at, o = 0, room;
+
+    /* Past the largest scan the parser accepts, it refuses the scan: walk no further. */
+    if (size - at > GJ_JPEG_MAX_SCAN_BYTES)
+        size = at + GJ_JPEG_MAX_SCAN_BYTES + 1;
+    room = size - at;
+    *end = size;
+    /* Room for the rest of the file and a zero-padded last word: the kernels read whole 32-bit words. */
+    if (room + 4 > e->bytes_cap) {
+        size_t bytes_cap = room + 4 + room / 4;
         uint8_t *b = e->bytes_alloc ? e->bytes_alloc(e->bytes_opaque, bytes_cap) : malloc(bytes_cap);
         if (!b)
-            return GJ_ERROR_NOMEM;
+            return gj_fail(GJ_ERROR_NOMEM, "out of memory for a scan of up to %zu bytes", room);
         free_bytes(e);
         e->bytes = b;
         e->bytes_cap = bytes_cap;
     }
-    if (grow((void **)piece_start, &cap, 16, sizeof(**piece_start)) < 0)
-        return GJ_ERROR_NOMEM;
-    *piece_rst = realloc(*piece_rst, cap);
-    if (!*piece_rst)
-        return GJ_ERROR_NOMEM;
-    (*piece_start)[0] = 0;
-    i = 0;
+    e->num_pieces = 0;
+    if (grow_pieces(e) < 0)
+        return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
+    e->piece_start[e->num_pieces++] = 0;
     while (i < size) {
         /* Bulk-copy up to the next 0xFF. */
-        const uint8_t *ff = memchr(src + i, 0xFF, size - i);
-        size_t run = ff ? (size_t)(ff - (src + i)) : size - i;
+        const uint8_t *ff = memchr(data + i, 0xFF, size - i);
+        size_t run = ff ? (size_t)(ff - (data + i)) : size - i;
 
-        memcpy(e->bytes + o, src + i, run);
+        memcpy(e->bytes + o, data + i, run);
         o += run;
         i += run;
         if (i + 1 >= size)
             break;      /* no 0xFF left, or one that starts a marker cut off by the file's end */
-        if (src[i + 1] == 0x00) {
+        if (data[i + 1] == 0x00) {
             e->bytes[o++] = 0xFF;
-        } else {    /* RSTn: a new piece starts here */
-            uint32_t old = cap;
-            if (grow((void **)piece_start, &cap, n + 1, sizeof(**piece_start)) < 0)
-                return GJ_ERROR_NOMEM;
-            if (cap != old && !(*piece_rst = realloc(*piece_rst, cap)))
-                return GJ_ERROR_NOMEM;
-            (*piece_rst)[n] = src[i + 1] & 7;
-            (*piece_start)[n++] = (uint32_t)o;
+        } else if (data[i + 1] >= 0xD0 && data[i + 1] <= 0xD7) {     /* RSTn: a new piece starts here */
+            if (grow_pieces(e) < 0)
+                return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
+            e->piece_rst[e->num_pieces] = data[i + 1] & 7;
+            e->piece_start[e->num_pieces++] = (uint32_t)o;
+        } else {
+            *end = i;
+            break;
         }
         i += 2;
     }
     e->num_bytes = o;
     memset(e->bytes + o, 0, 4);
-    *num_pieces = n;
     return 0;
 }
 
@@ -151,9 +170,11 @@ static int resync_action(int rst, uint32_t desired)
  * Only intervals that get data become segments: the others stay zero (grey), so a
  * small file declaring a huge picture costs no host memory per interval.
  */
-static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
-                        const uint32_t *piece_start, const uint8_t *piece_rst, uint32_t num_pieces)
+static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus)
 {
+    const uint32_t *piece_start = e->piece_start;
+    const uint8_t *piece_rst = e->piece_rst;
+    uint32_t num_pieces = e->num_pieces;
     uint32_t interval = scan->restart_interval ? (uint32_t)scan->restart_interval : total_mcus;
     uint32_t nseg = interval ? (total_mcus + interval - 1) / interval : 0, k, p = 0;
 
@@ -220,24 +241,29 @@ int gj_entropy_layout_rechunk(gj_entropy_layout *e, uint32_t chunk_bits)
     return 0;
 }
 
-int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
-                           uint32_t total_mcus, uint32_t chunk_bits)
+int gj_entropy_layout_place(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
+                            uint32_t chunk_bits)
 {
-    uint32_t *piece_start = NULL, num_pieces = 0;
-    uint8_t *piece_rst = NULL;
     int ret;
 
     e->damaged = scan->truncated;
-    ret = unstuff(e, data + scan->data_offset, scan->data_size, &piece_start, &piece_rst, &num_pieces);
-    if (ret >= 0)
-        ret = place_pieces(e, scan, total_mcus, piece_start, piece_rst, num_pieces);
+    ret = place_pieces(e, scan, total_mcus);
     if (ret >= 0)
         ret = gj_entropy_layout_rechunk(e, chunk_bits);
-    free(piece_start);
-    free(piece_rst);
     if (ret < 0)
         return gj_fail(ret, "out of memory laying out a scan of %zu bytes", scan->data_size);
     return 0;
+}
+
+int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
+                           uint32_t total_mcus, uint32_t chunk_bits)
+{
+    size_t end;
+    int ret = gj_entropy_layout_unstuff(e, data, scan->data_offset, scan->data_offset + scan->data_size, &end);
+
+    if (ret < 0)
+        return ret;
+    return gj_entropy_layout_place(e, scan, total_mcus, chunk_bits);
 }
 
 void gj_entropy_layout_free(gj_entropy_layout *e)
@@ -246,5 +272,7 @@ void gj_entropy_layout_free(gj_entropy_layout *e)
         free_bytes(e);
     free(e->segments);
     free(e->chunk_segment);
+    free(e->piece_start);
+    free(e->piece_rst);
     memset(e, 0, sizeof(*e));
 }

@@ -21,6 +21,10 @@ typedef struct gj_entropy_layout {
     uint32_t max_chunks_per_segment;
     uint32_t max_segment_bits;  /* of the longest segment */
     int damaged;                /* markers missing or out of order, or data cut short */
+    /* The RSTn-delimited pieces of the unstuffed bytes: where each starts, its n mod 8 */
+    uint32_t *piece_start;
+    uint8_t *piece_rst;
+    uint32_t num_pieces, pieces_cap;
     /* Allocator of `bytes` (NULL: malloc/free); the decoder gives page-locked memory
      * so the upload runs at full speed. */
     void *(*bytes_alloc)(void *opaque, size_t size);
@@ -30,10 +34,23 @@ typedef struct gj_entropy_layout {
 
 /*
  * Lays out `scan` of the file at `data` (total_mcus MCUs) with chunks of
- * chunk_bits bits. Reuses the layout's arrays between calls.
+ * chunk_bits bits: gj_entropy_layout_unstuff() of its data, then
+ * gj_entropy_layout_place(). Reuses the layout's arrays between calls.
  */
 int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
                            uint32_t total_mcus, uint32_t chunk_bits);
+
+/*
+ * Copies entropy-coded data from data + at without its stuffed bytes, split into
+ * pieces at RSTn markers, up to the first other marker or `size`, where *end is
+ * set: the parser's end of the scan (a gj_jpeg_scan_walker, jpeg/markers.h).
+ */
+int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t at, size_t size, size_t *end);
+
+/* Places the unstuffed pieces into the restart intervals of `scan` (total_mcus
+ * MCUs) the way libjpeg reads them, and splits them into chunks of chunk_bits. */
+int gj_entropy_layout_place(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
+                            uint32_t chunk_bits);
 
 /* Splits the laid-out segments into chunks of chunk_bits again. */
 int gj_entropy_layout_rechunk(gj_entropy_layout *e, uint32_t chunk_bits);

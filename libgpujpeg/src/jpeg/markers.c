@@ -15,8 +15,6 @@ enum {
     M_APP0 = 0xE0, M_APP14 = 0xEE, M_APP15 = 0xEF, M_COM = 0xFE,
 };
 
-/* Largest entropy-coded scan we accept: bit positions stay inside 32 bits. */
-#define MAX_SCAN_BYTES ((size_t)1 << 29)
 
 typedef struct parser {
     const uint8_t *data;
@@ -29,6 +27,8 @@ typedef struct parser {
     int huff_defined[2][4];
     int restart_interval;
     int saw_sof;
+    gj_jpeg_scan_walker walk;       /* NULL: entropy_end() */
+    void *walk_opaque;
 } parser;
 
 static const uint8_t natural_order[80] = GJ_JPEG_NATURAL_ORDER_INIT;
@@ -368,15 +368,22 @@ static void set_color_space(gj_jpeg_stream *s)
 }
 
 /* Records the scan's entropy-coded bytes and moves past them. */
-static void locate_scan_data(parser *p)
+static int locate_scan_data(parser *p)
 {
     gj_jpeg_scan *scan = &p->s->scans[p->s->num_scans - 1];
-    size_t end = entropy_end(p, p->pos);
+    size_t end;
+    int ret;
+
+    if (!p->walk)
+        end = entropy_end(p, p->pos);
+    else if ((ret = p->walk(p->walk_opaque, p->s->num_scans - 1, p->data, p->pos, p->size, &end)) < 0)
+        return ret;
 
     scan->data_offset = p->pos;
     scan->data_size = end - p->pos;
     scan->truncated = end == p->size;
     p->pos = end;
+    return 0;
 }
 
 static int handle_marker(parser *p, int marker, int headers_only, int *stop)
@@ -425,8 +432,7 @@ static int handle_marker(parser *p, int marker, int headers_only, int *stop)
             *stop = 1;
             return 0;
         }
-        locate_scan_data(p);
-        return 0;
+        return locate_scan_data(p);
     default:
         if (marker >= M_APP0 && marker <= M_APP15)
             parse_app(p, marker, at, len);
@@ -434,7 +440,8 @@ static int handle_marker(parser *p, int marker, int headers_only, int *stop)
     }
 }
 
-int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s)
+static int parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s,
+                 gj_jpeg_scan_walker walk, void *opaque)
 {
     parser p;
     int ret, marker, stop = 0, i;
@@ -444,6 +451,8 @@ int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_st
     p.data = data;
     p.size = size;
     p.s = s;
+    p.walk = walk;
+    p.walk_opaque = opaque;
     if (!data || size < 2 || data[0] != 0xFF || data[1] != M_SOI)
         return gj_fail(GJ_ERROR_INVALIDDATA, "not a JPEG file (no SOI marker)");
     p.pos = 2;
@@ -462,10 +471,21 @@ int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_st
     if (!s->num_scans)
         return gj_fail(GJ_ERROR_INVALIDDATA, "no scan in the file");
     for (i = 0; i < s->num_scans; i++)
-        if (s->scans[i].data_size > MAX_SCAN_BYTES)
+        if (s->scans[i].data_size > GJ_JPEG_MAX_SCAN_BYTES)
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: scan %d holds more than 512 MiB of entropy data", i);
     set_color_space(s);
     return 0;
+}
+
+int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s)
+{
+    return parse(data, size, headers_only, s, NULL, NULL);
+}
+
+int gj_jpeg_parse_walking(const uint8_t *data, size_t size, gj_jpeg_stream *s, gj_jpeg_scan_walker walk,
+                          void *opaque)
+{
+    return parse(data, size, 0, s, walk, opaque);
 }
 
 enum gj_pixel_format gj_jpeg_native_format(const gj_jpeg_stream *s)

@@ -13,6 +13,8 @@
 #define GJ_JPEG_MAX_COMPONENTS 4
 /* Sequential JPEG codes every component in exactly one scan. */
 #define GJ_JPEG_MAX_SCANS GJ_JPEG_MAX_COMPONENTS
+/* Largest entropy-coded scan we accept: bit positions stay inside 32 bits. */
+#define GJ_JPEG_MAX_SCAN_BYTES ((size_t)1 << 29)
 /* T.81 B.2.3: at most 10 blocks in an interleaved MCU. */
 #define GJ_JPEG_MAX_BLOCKS_IN_MCU 10
 
@@ -67,6 +69,19 @@ typedef struct gj_jpeg_stream {
  * with a message naming the marker and the problem.
  */
 int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s);
+
+/*
+ * Finds where the entropy-coded data of scan `scan`, from data + at, ends: at the
+ * first marker other than RSTn, else at `size` (*end). The decoder's walker also
+ * unstuffs the data on its way (entropy_segments.c), so the data is read once.
+ * Returns 0 or a GJ_ERROR_* code.
+ */
+typedef int (*gj_jpeg_scan_walker)(void *opaque, int scan, const uint8_t *data, size_t at, size_t size,
+                                   size_t *end);
+
+/* gj_jpeg_parse() of the whole file with `walk` locating each scan's data. */
+int gj_jpeg_parse_walking(const uint8_t *data, size_t size, gj_jpeg_stream *s, gj_jpeg_scan_walker walk,
+                          void *opaque);
 
 /* The native planar format of the stream's sampling, or GJ_PIX_FMT_NONE. */
 enum gj_pixel_format gj_jpeg_native_format(const gj_jpeg_stream *s);
