@@ -146,6 +146,9 @@ EXTRA_DIST += tests/gen_dxt_corpus.sh tests/dxt_check.sh
 tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$(EXEEXT) tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_dxt_corpus.sh tests/dxt-corpus && touch $@
 
+UNIT_TESTS += tests/unit/jpeg_idct
+tests_unit_jpeg_idct_SOURCES = tests/unit/jpeg_idct.c tests/unit/unit_check.h
+
 UNIT_TESTS += tests/unit/jpeg_lanes
 tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c tests/unit/unit_check.h
 tests_unit_jpeg_lanes_LDADD = libgpujpeg.la

@@ -10,130 +10,215 @@
 
 #define GJ_IDCT_CONST_BITS 13
 #define GJ_IDCT_PASS1_BITS 2
-#define GJ_FIX_0_298631336 ((gj_i64)2446)
-#define GJ_FIX_0_390180644 ((gj_i64)3196)
-#define GJ_FIX_0_541196100 ((gj_i64)4433)
-#define GJ_FIX_0_765366865 ((gj_i64)6270)
-#define GJ_FIX_0_899976223 ((gj_i64)7373)
-#define GJ_FIX_1_175875602 ((gj_i64)9633)
-#define GJ_FIX_1_501321110 ((gj_i64)12299)
-#define GJ_FIX_1_847759065 ((gj_i64)15137)
-#define GJ_FIX_1_961570560 ((gj_i64)16069)
-#define GJ_FIX_2_053119869 ((gj_i64)16819)
-#define GJ_FIX_2_562915447 ((gj_i64)20995)
-#define GJ_FIX_3_072711026 ((gj_i64)25172)
+#define GJ_FIX_0_298631336 2446
+#define GJ_FIX_0_390180644 3196
+#define GJ_FIX_0_541196100 4433
+#define GJ_FIX_0_765366865 6270
+#define GJ_FIX_0_899976223 7373
+#define GJ_FIX_1_175875602 9633
+#define GJ_FIX_1_501321110 12299
+#define GJ_FIX_1_847759065 15137
+#define GJ_FIX_1_961570560 16069
+#define GJ_FIX_2_053119869 16819
+#define GJ_FIX_2_562915447 20995
+#define GJ_FIX_3_072711026 25172
 
-GJ_FUNC gj_i64 gj_idct_descale(gj_i64 x, gj_u32 n)
-{
-    return (x + ((gj_i64)1 << (n - 1))) >> n;
-}
+/*
+ * libjpeg-turbo computes in 64 bits (JLONG); so do we for inputs that need it, and
+ * in 32 bits (several times faster on GPUs) for a 1-D transform whose inputs are
+ * all at most this large: its intermediates then stay below 12000 * 178219 plus
+ * the descale's rounding, inside 31 bits, and both ways give the same result.
+ * Real pictures stay well below it; hostile coefficients take the 64-bit way.
+ */
+#define GJ_IDCT_NARROW_MAX 12000u
 
 /* libjpeg's post-IDCT range limit: the value wraps to 10 bits, then clamps around 128. */
-GJ_FUNC gj_u8 gj_idct_range_limit(gj_i64 x)
+GJ_FUNC gj_u8 gj_idct_range_limit(gj_i32 x)
 {
-    gj_i32 v = (gj_i32)(x & 1023);
+    gj_i32 v = x & 1023;
 
     v = (v ^ 512) - 512 + 128;
     return (gj_u8)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
 /*
- * One 1-D 8-point inverse transform of in[0], in[s], ..., in[7s] into o[8]
- * (without the final descale). Shared by both passes.
+ * One 1-D 8-point inverse transform of i0..i7 into o[8], descaled by n bits, in
+ * integers of type T: the same arithmetic for the 32- and 64-bit ways.
  */
-GJ_FUNC void gj_idct_1d(gj_i64 i0, gj_i64 i1, gj_i64 i2, gj_i64 i3, gj_i64 i4, gj_i64 i5, gj_i64 i6,
-                        gj_i64 i7, gj_i64 *o)
+#define GJ_IDCT_1D(NAME, T)                                                                      \
+    GJ_FUNC void NAME(T i0, T i1, T i2, T i3, T i4, T i5, T i6, T i7, gj_u32 n, T *o)           \
+    {                                                                                            \
+        T z1, z2, z3, z4, z5, tmp0, tmp1, tmp2, tmp3, tmp10, tmp11, tmp12, tmp13, round;        \
+        /* Even part: the rotator is sqrt(2)*c(-6). */                                           \
+        z1 = (i2 + i6) * (T)GJ_FIX_0_541196100;                                                  \
+        tmp2 = z1 + i6 * -(T)GJ_FIX_1_847759065;                                                 \
+        tmp3 = z1 + i2 * (T)GJ_FIX_0_765366865;                                                  \
+        tmp0 = (i0 + i4) * ((T)1 << GJ_IDCT_CONST_BITS);                                         \
+        tmp1 = (i0 - i4) * ((T)1 << GJ_IDCT_CONST_BITS);                                         \
+        tmp10 = tmp0 + tmp3;                                                                     \
+        tmp13 = tmp0 - tmp3;                                                                     \
+        tmp11 = tmp1 + tmp2;                                                                     \
+        tmp12 = tmp1 - tmp2;                                                                     \
+        /* Odd part (LL&M figure 8). */                                                          \
+        z1 = i7 + i1;                                                                            \
+        z2 = i5 + i3;                                                                            \
+        z3 = i7 + i3;                                                                            \
+        z4 = i5 + i1;                                                                            \
+        z5 = (z3 + z4) * (T)GJ_FIX_1_175875602;                                                  \
+        tmp0 = i7 * (T)GJ_FIX_0_298631336;                                                       \
+        tmp1 = i5 * (T)GJ_FIX_2_053119869;                                                       \
+        tmp2 = i3 * (T)GJ_FIX_3_072711026;                                                       \
+        tmp3 = i1 * (T)GJ_FIX_1_501321110;                                                       \
+        z1 *= -(T)GJ_FIX_0_899976223;                                                            \
+        z2 *= -(T)GJ_FIX_2_562915447;                                                            \
+        z3 = z3 * -(T)GJ_FIX_1_961570560 + z5;                                                   \
+        z4 = z4 * -(T)GJ_FIX_0_390180644 + z5;                                                   \
+        tmp0 += z1 + z3;                                                                         \
+        tmp1 += z2 + z4;                                                                         \
+        tmp2 += z2 + z3;                                                                         \
+        tmp3 += z1 + z4;                                                                         \
+        round = (T)1 << (n - 1);                                                                 \
+        o[0] = (tmp10 + tmp3 + round) >> n;                                                      \
+        o[7] = (tmp10 - tmp3 + round) >> n;                                                      \
+        o[1] = (tmp11 + tmp2 + round) >> n;                                                      \
+        o[6] = (tmp11 - tmp2 + round) >> n;                                                      \
+        o[2] = (tmp12 + tmp1 + round) >> n;                                                      \
+        o[5] = (tmp12 - tmp1 + round) >> n;                                                      \
+        o[3] = (tmp13 + tmp0 + round) >> n;                                                      \
+        o[4] = (tmp13 - tmp0 + round) >> n;                                                      \
+    }
+GJ_IDCT_1D(gj_idct_1d_narrow, gj_i32)
+GJ_IDCT_1D(gj_idct_1d_wide, gj_i64)
+
+/* |x| of each of the eight, at most. */
+GJ_FUNC gj_u32 gj_idct_max_abs(const gj_i32 *v, gj_u32 step)
 {
-    gj_i64 z1, z2, z3, z4, z5, tmp0, tmp1, tmp2, tmp3, tmp10, tmp11, tmp12, tmp13;
+    gj_u32 m = 0, k;
 
-    /* Even part: the rotator is sqrt(2)*c(-6). */
-    z1 = (i2 + i6) * GJ_FIX_0_541196100;
-    tmp2 = z1 + i6 * -GJ_FIX_1_847759065;
-    tmp3 = z1 + i2 * GJ_FIX_0_765366865;
-    tmp0 = (i0 + i4) * ((gj_i64)1 << GJ_IDCT_CONST_BITS);
-    tmp1 = (i0 - i4) * ((gj_i64)1 << GJ_IDCT_CONST_BITS);
-    tmp10 = tmp0 + tmp3;
-    tmp13 = tmp0 - tmp3;
-    tmp11 = tmp1 + tmp2;
-    tmp12 = tmp1 - tmp2;
-
-    /* Odd part (LL&M figure 8). */
-    z1 = i7 + i1;
-    z2 = i5 + i3;
-    z3 = i7 + i3;
-    z4 = i5 + i1;
-    z5 = (z3 + z4) * GJ_FIX_1_175875602;
-    tmp0 = i7 * GJ_FIX_0_298631336;
-    tmp1 = i5 * GJ_FIX_2_053119869;
-    tmp2 = i3 * GJ_FIX_3_072711026;
-    tmp3 = i1 * GJ_FIX_1_501321110;
-    z1 *= -GJ_FIX_0_899976223;
-    z2 *= -GJ_FIX_2_562915447;
-    z3 = z3 * -GJ_FIX_1_961570560 + z5;
-    z4 = z4 * -GJ_FIX_0_390180644 + z5;
-    tmp0 += z1 + z3;
-    tmp1 += z2 + z4;
-    tmp2 += z2 + z3;
-    tmp3 += z1 + z4;
-
-    o[0] = tmp10 + tmp3;
-    o[7] = tmp10 - tmp3;
-    o[1] = tmp11 + tmp2;
-    o[6] = tmp11 - tmp2;
-    o[2] = tmp12 + tmp1;
-    o[5] = tmp12 - tmp1;
-    o[3] = tmp13 + tmp0;
-    o[4] = tmp13 - tmp0;
+    GJ_UNROLL
+    for (k = 0; k < 8; k++) {
+        gj_i32 x = v[k * step];
+        m = gj_max(m, x < 0 ? 0u - (gj_u32)x : (gj_u32)x);
+    }
+    return m;
 }
 
-/* Dequantises and transforms one block into 64 samples (row-major). */
-GJ_FUNC void gj_idct_islow(GJ_GLOBAL const gj_i16 *coef, GJ_GLOBAL const gj_u16 *quant, gj_u8 *out)
+/*
+ * One 1-D transform of v[0], v[step], ..., v[7 step] into out[0..7] (descaled by n
+ * bits; libjpeg keeps the result as an int), in 32 bits when the inputs allow
+ * (narrow_max, GJ_IDCT_NARROW_MAX; 0 forces 64 bits, for tests).
+ */
+GJ_FUNC void gj_idct_1d(const gj_i32 *v, gj_u32 step, gj_u32 n, gj_u32 narrow_max, gj_i32 *out)
 {
-    gj_i64 ws[64], o[8];
+    gj_u32 k;
+
+    if (gj_idct_max_abs(v, step) <= narrow_max) {
+        gj_idct_1d_narrow(v[0], v[step], v[2 * step], v[3 * step], v[4 * step], v[5 * step], v[6 * step],
+                          v[7 * step], n, out);
+    } else {
+        gj_i64 o[8];
+        gj_idct_1d_wide(v[0], v[step], v[2 * step], v[3 * step], v[4 * step], v[5 * step], v[6 * step],
+                        v[7 * step], n, o);
+        GJ_UNROLL
+        for (k = 0; k < 8; k++)
+            out[k] = (gj_i32)o[k];
+    }
+}
+
+/* The block's 64 coefficients: eight rows of eight, one 16-byte load each on the GPU. */
+GJ_FUNC void gj_idct_load_block(GJ_GLOBAL const gj_i16 *coef, gj_i32 *c)
+{
+    gj_u32 r;
+
+    GJ_UNROLL
+    for (r = 0; r < 8; r++) {
+#if defined(__CUDACC__)
+        int4 w = *(const int4 *)(coef + r * 8);
+        c[r * 8 + 0] = (gj_i16)(w.x & 0xFFFF); c[r * 8 + 1] = w.x >> 16;
+        c[r * 8 + 2] = (gj_i16)(w.y & 0xFFFF); c[r * 8 + 3] = w.y >> 16;
+        c[r * 8 + 4] = (gj_i16)(w.z & 0xFFFF); c[r * 8 + 5] = w.z >> 16;
+        c[r * 8 + 6] = (gj_i16)(w.w & 0xFFFF); c[r * 8 + 7] = w.w >> 16;
+#elif defined(__OPENCL_VERSION__)
+        short8 w = vload8(0, coef + r * 8);
+        c[r * 8 + 0] = w.s0; c[r * 8 + 1] = w.s1; c[r * 8 + 2] = w.s2; c[r * 8 + 3] = w.s3;
+        c[r * 8 + 4] = w.s4; c[r * 8 + 5] = w.s5; c[r * 8 + 6] = w.s6; c[r * 8 + 7] = w.s7;
+#else
+        gj_u32 k;
+        for (k = 0; k < 8; k++)
+            c[r * 8 + k] = coef[r * 8 + k];
+#endif
+    }
+}
+
+/*
+ * Dequantises and transforms one block into 64 samples (row-major, four to a
+ * little-endian word); narrow_max as for gj_idct_1d().
+ */
+GJ_FUNC void gj_idct_islow(GJ_GLOBAL const gj_i16 *coef, GJ_GLOBAL const gj_u16 *quant, gj_u32 narrow_max,
+                           gj_u32 *out)
+{
+    gj_i32 v[64], ws[64], o[8];
     gj_u32 c, r, k;
 
+    gj_idct_load_block(coef, v);
+    /* |coef| <= 32768 and quant <= 65535: the product fits in 32 bits */
+    GJ_UNROLL
+    for (k = 0; k < 64; k++)
+        v[k] *= (gj_i32)quant[k];
     /* Pass 1: columns from the coefficients into the work array. */
+    GJ_UNROLL
     for (c = 0; c < 8; c++) {
-        gj_i64 v[8];
+        gj_idct_1d(v + c, 8, GJ_IDCT_CONST_BITS - GJ_IDCT_PASS1_BITS, narrow_max, o);
+        GJ_UNROLL
         for (k = 0; k < 8; k++)
-            v[k] = (gj_i64)coef[k * 8 + c] * quant[k * 8 + c];
-        gj_idct_1d(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], o);
-        for (k = 0; k < 8; k++)
-            /* libjpeg's work array is int: keep its 32-bit truncation */
-            ws[k * 8 + c] = (gj_i32)gj_idct_descale(o[k], GJ_IDCT_CONST_BITS - GJ_IDCT_PASS1_BITS);
+            ws[k * 8 + c] = o[k];
     }
     /* Pass 2: rows from the work array into samples. */
+    GJ_UNROLL
     for (r = 0; r < 8; r++) {
-        gj_idct_1d(ws[r * 8 + 0], ws[r * 8 + 1], ws[r * 8 + 2], ws[r * 8 + 3], ws[r * 8 + 4],
-                   ws[r * 8 + 5], ws[r * 8 + 6], ws[r * 8 + 7], o);
-        for (k = 0; k < 8; k++)
-            out[r * 8 + k] = gj_idct_range_limit(
-                gj_idct_descale(o[k], GJ_IDCT_CONST_BITS + GJ_IDCT_PASS1_BITS + 3));
+        gj_idct_1d(ws + r * 8, 1, GJ_IDCT_CONST_BITS + GJ_IDCT_PASS1_BITS + 3, narrow_max, o);
+        out[r * 2] = gj_idct_range_limit(o[0]) | (gj_u32)gj_idct_range_limit(o[1]) << 8 |
+                     (gj_u32)gj_idct_range_limit(o[2]) << 16 | (gj_u32)gj_idct_range_limit(o[3]) << 24;
+        out[r * 2 + 1] = gj_idct_range_limit(o[4]) | (gj_u32)gj_idct_range_limit(o[5]) << 8 |
+                         (gj_u32)gj_idct_range_limit(o[6]) << 16 | (gj_u32)gj_idct_range_limit(o[7]) << 24;
     }
 }
 
 /*
  * One component: block (bx, by) of the nbx x nby blocks that hold samples is
  * transformed and its samples inside out_w x out_h are written to the plane
- * at out + out_offset with row pitch out_pitch.
+ * at out + out_offset with row pitch out_pitch: whole rows of 8 as one 8-byte
+ * store where aligned.
  */
 GJ_KERNEL gj_jpeg_idct(GJ_GLOBAL const gj_i16 *coefs, gj_u64 block_offset, gj_u32 blocks_w,
                        GJ_GLOBAL const gj_u16 *quant, gj_u32 quant_index, gj_u32 nbx, gj_u32 nby,
                        GJ_GLOBAL gj_u8 *out, gj_u64 out_offset, gj_u32 out_pitch, gj_u32 out_w, gj_u32 out_h)
 {
     gj_u64 id = gj_global_id();
-    gj_u32 bx, by, x, y;
-    gj_u8 px[64];
+    gj_u32 bx, by, x, y, px[16];
 
     if (id >= (gj_u64)nbx * nby)
         return;
     bx = (gj_u32)(id % nbx);
     by = (gj_u32)(id / nbx);
-    gj_idct_islow(coefs + (block_offset + (gj_u64)by * blocks_w + bx) * 64, quant + quant_index * 64, px);
+    gj_idct_islow(coefs + (block_offset + (gj_u64)by * blocks_w + bx) * 64, quant + quant_index * 64,
+                  GJ_IDCT_NARROW_MAX, px);
     for (y = 0; y < 8 && by * 8 + y < out_h; y++) {
-        GJ_GLOBAL gj_u8 *row = out + out_offset + (gj_u64)(by * 8 + y) * out_pitch + bx * 8;
+        gj_u64 at = out_offset + (gj_u64)(by * 8 + y) * out_pitch + bx * 8;
+        GJ_GLOBAL gj_u8 *row = out + at;
+        if (bx * 8 + 8 <= out_w && !(at & 7)) {
+#if defined(__CUDACC__)
+            *(uint2 *)row = make_uint2(px[y * 2], px[y * 2 + 1]);
+#elif defined(__OPENCL_VERSION__)
+            vstore2((uint2)(px[y * 2], px[y * 2 + 1]), 0, (GJ_GLOBAL uint *)row);
+#else
+            for (x = 0; x < 8; x++)
+                row[x] = (gj_u8)(px[y * 2 + x / 4] >> (8 * (x & 3)));
+#endif
+            continue;
+        }
         for (x = 0; x < 8 && bx * 8 + x < out_w; x++)
-            row[x] = px[y * 8 + x];
+            row[x] = (gj_u8)(px[y * 2 + x / 4] >> (8 * (x & 3)));
     }
 }
 
