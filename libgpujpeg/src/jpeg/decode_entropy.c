@@ -180,7 +180,12 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
 /*
  * Decides whether the scan uses slot hypotheses and lays their arrays out in the
  * scan params, in the coefficient buffer while it is still scratch (the first scan)
- * and large enough, else in a buffer of their own. Before the params are uploaded.
+ * and large enough. Elsewhere (a later scan, or one so dense that its chunks hold
+ * fewer coefficient bytes than hypothesis bytes: 4:2:0 in 256-bit chunks above about
+ * 180 bits per block) they would need a buffer of their own, bytes per pixel beyond
+ * the decoder's memory limit (the output, the coefficients and a byte per pixel):
+ * the scan does without them (plain guesses are slower, never wrong), unless
+ * GJ_SYNC asks for them. Before the params are uploaded.
  */
 static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int first)
 {
@@ -207,6 +212,10 @@ static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int f
     }
     if (first && dec->buf[BUF_COEFS].size >= total) {
         dec->hyp_scratch = BUF_COEFS;
+        return 0;
+    }
+    if (dec->sync_mode == SYNC_AUTO) {
+        dec->hyps = 0;
         return 0;
     }
     dec->hyp_scratch = BUF_HYP_SCRATCH;
