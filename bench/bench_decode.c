@@ -16,8 +16,12 @@
  * One result line per file (bench_util.h); on CUDA the notes give the GPU memory
  * the decode took: the drop of the device's free memory from before the decoder
  * was created to its lowest point after any decode, and what that is beyond the
- * output frames, in bytes per pixel. With GJ_PROFILE set the library's stage
- * times (doc/api.md) are printed too.
+ * output frames, in bytes per pixel (cuMemGetInfo counts in steps of 2 MiB). On
+ * any backend, single decodes also note the library's own peak
+ * (gj_device_buffer_bytes()) beyond the output frame, lib_extra, exact to the
+ * byte, with the limit the decoder keeps to: its 16-bit coefficient buffer and
+ * one byte per pixel (batches decode on lanes, whose buffers that count leaves out).
+ * With GJ_PROFILE set the library's stage times (doc/api.md) are printed too.
  *
  * Build from the top of a configured and built tree (`make` done):
  *   gcc -O2 -std=gnu11 -Ilibgpujpeg/include bench/bench_decode.c bench/bench_util.c \
@@ -139,19 +143,49 @@ static void mode_name(const options *o, char *out, size_t size)
         snprintf(out + len, size - (size_t)len, "-%s%d", o->stream ? "s" : "b", o->batch);
 }
 
-/* The notes of a result line: GPU memory taken (CUDA) and concealment. */
-static void describe_memory(char *out, size_t size, size_t free_before, size_t free_lowest,
-                            const options *o, const gj_frame *frames, const bench_jpeg_desc *desc)
+/* Bytes of the decoder's coefficient buffer: 64 16-bit coefficients per block of
+ * every component, MCUs padded (T.81 A.2.4); 0 if the header does not parse. */
+static double coefficient_bytes(const uint8_t *data, size_t size)
+{
+    gj_jpeg_info info;
+    int hmax = 1, vmax = 1, c;
+    double blocks = 0, mcus_x, mcus_y;
+
+    if (gj_jpeg_read_info(data, size, &info) < 0)
+        return 0;
+    for (c = 0; c < info.num_components; c++) {
+        hmax = info.h_samp[c] > hmax ? info.h_samp[c] : hmax;
+        vmax = info.v_samp[c] > vmax ? info.v_samp[c] : vmax;
+    }
+    mcus_x = (info.width + 8 * hmax - 1) / (8 * hmax);
+    mcus_y = (info.height + 8 * vmax - 1) / (8 * vmax);
+    for (c = 0; c < info.num_components; c++)
+        blocks += mcus_x * info.h_samp[c] * mcus_y * info.v_samp[c];
+    return blocks * 64 * 2;
+}
+
+/* The notes of a result line: GPU memory taken (CUDA), the library's peak beyond
+ * the output frame (single decodes; lib_peak: the peak, lib_held_before: what the
+ * device held before) and concealment. */
+static void describe_memory(char *out, size_t size, size_t free_before, size_t free_lowest, size_t lib_before,
+                            size_t lib_peak, double coefs, const options *o, const gj_frame *frames,
+                            const bench_jpeg_desc *desc)
 {
     double taken, outputs, pixels = (double)desc->width * desc->height * o->batch;
     int len = 0;
 
     out[0] = '\0';
+    outputs = o->host ? 0 : (double)frame_bytes(&frames[0]) * o->batch;
     if (free_before && free_lowest) {
         taken = free_before > free_lowest ? (double)(free_before - free_lowest) : 0;
-        outputs = o->host ? 0 : (double)frame_bytes(&frames[0]) * o->batch;
         len = snprintf(out, size, "gpu_mem=%.1fMiB out=%.1fMiB extra=%.2fB/px",
                        taken / 1048576, outputs / 1048576, (taken - outputs) / pixels);
+    }
+    /* With host output the frame is the decoder's staging picture, on the device too. */
+    if (o->batch == 1 && lib_peak > lib_before) {
+        double lib = (double)(lib_peak - lib_before) - (double)frame_bytes(&frames[0]);
+        len += snprintf(out + len, size - (size_t)len, "%slib_extra=%.2fB/px (limit %.2f)", len ? " " : "",
+                        lib / pixels, coefs / pixels + 1);
     }
     if (frames[0].decode_error_flags)
         snprintf(out + len, size - (size_t)len, "%sCONCEALED(corrupt input?)", len ? " " : "");
@@ -167,7 +201,8 @@ static void bench_file(gj_device *dev, const options *o, cuda_meminfo *mem, cons
     uint8_t *data = NULL;
     double *ms = NULL, elapsed = 0;
     bench_result r;
-    char mode[48], notes[160];
+    char mode[48], notes[200];
+    size_t lib_before, lib_peak;
     int i, n = 0, ret;
 
     mode_name(o, mode, sizeof(mode));
@@ -192,6 +227,8 @@ static void bench_file(gj_device *dev, const options *o, cuda_meminfo *mem, cons
     }
 
     free_before = free_lowest = cuda_free_bytes(mem);
+    gj_device_reset_peak(dev);
+    gj_device_buffer_bytes(dev, &lib_before, NULL);
     if ((ret = gj_jpeg_decoder_create(&dec, dev)) < 0) {
         bench_print_failure(path, &desc, mode, gj_strerror(ret));
         goto end;
@@ -221,7 +258,9 @@ static void bench_file(gj_device *dev, const options *o, cuda_meminfo *mem, cons
             free_lowest = free_now;
     }
     bench_stats(ms, n, o->batch, &r);
-    describe_memory(notes, sizeof(notes), free_before, free_lowest, o, frames, &desc);
+    gj_device_buffer_bytes(dev, NULL, &lib_peak);
+    describe_memory(notes, sizeof(notes), free_before, free_lowest, lib_before, lib_peak,
+                    coefficient_bytes(data, size), o, frames, &desc);
     bench_print_result(path, &desc, mode, &r, notes[0] ? notes : NULL);
 
 end:

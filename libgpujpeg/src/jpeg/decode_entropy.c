@@ -71,23 +71,30 @@ static size_t padded_bytes(const gj_entropy_layout *e)
     return (e->num_bytes + 4) & ~(size_t)3;
 }
 
+/* Every segment one chunk (restart_direct()): each chunk's start is exact, and so
+ * is its place in the scan; no synchronisation and no prefix sums are needed. */
+static int chunks_are_segments(const gj_jpeg_decoder *dec)
+{
+    return dec->layout->max_chunks_per_segment == 1;
+}
+
+/* The scan's inputs, and room for what the synchronisation and the prefix sums keep
+ * per chunk (none when the chunks are segments: their buffers are only passed). */
 static int upload_scan(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
     const gj_entropy_layout *e = dec->layout;
-    size_t nch = e->num_chunks, groups = gj_jpeg_groups(nch, SCAN_GROUP);
+    size_t nch = e->num_chunks, synced = chunks_are_segments(dec) ? 0 : nch;
+    size_t groups = gj_jpeg_groups(synced, SCAN_GROUP), sync_groups = gj_jpeg_groups(synced, HUFF_GROUP);
     int ret;
 
     if ((ret = gj_jpeg_ensure_buffer(dec, BUF_SCAN_PARAMS, sizeof(gj_scan_params))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_BYTES, padded_bytes(e))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_SEGMENTS, e->num_segments * sizeof(gj_segment))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_CHUNK_SEG, nch * sizeof(uint32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_STATES0, nch * sizeof(gj_huff_state))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_STATES1, nch * sizeof(gj_huff_state))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_CHANGED0, nch * sizeof(uint32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_CHANGED1, nch * sizeof(uint32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_SUMS, nch * SCAN_LANES * sizeof(int32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_OFFSETS, nch * SCAN_LANES * sizeof(int32_t))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_STATES, synced * sizeof(gj_huff_packed_state))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_BOUNDS, 2 * sync_groups * sizeof(gj_huff_packed_state))) < 0 ||
+        (ret = gj_jpeg_ensure_buffer(dec, BUF_SUMS, synced * SCAN_LANES * sizeof(int32_t))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR_HEAD, groups * sizeof(uint32_t))) < 0 ||
         (ret = gj_jpeg_ensure_buffer(dec, BUF_CARRY, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
@@ -99,13 +106,6 @@ static int upload_scan(gj_jpeg_decoder *dec)
                                 e->num_segments * sizeof(gj_segment))) < 0)
         return ret;
     return dev->ops->upload(dev, &dec->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, nch * sizeof(uint32_t));
-}
-
-/* Every segment one chunk (restart_direct()): each chunk's start is exact, and so
- * is its place in the scan; no synchronisation and no prefix sums are needed. */
-static int chunks_are_segments(const gj_jpeg_decoder *dec)
-{
-    return dec->layout->max_chunks_per_segment == 1;
 }
 
 /*
@@ -181,7 +181,12 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
 /*
  * Decides whether the scan uses slot hypotheses and lays their arrays out in the
  * scan params, in the coefficient buffer while it is still scratch (the first scan)
- * and large enough, else in a buffer of their own. Before the params are uploaded.
+ * and large enough. Elsewhere (a later scan, or one so dense that its chunks hold
+ * fewer coefficient bytes than hypothesis bytes: 4:2:0 in 256-bit chunks above about
+ * 180 bits per block) they would need a buffer of their own, bytes per pixel beyond
+ * the decoder's memory limit (the output, the coefficients and a byte per pixel):
+ * the scan does without them (plain guesses are slower, never wrong), unless
+ * GJ_SYNC asks for them. Before the params are uploaded.
  */
 static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int first)
 {
@@ -194,8 +199,8 @@ static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int f
     if (!dec->hyps)
         return 0;
     nhyp = (size_t)p->num_chunks * dec->hyps;
-    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_state);
-    sizes[GJ_HYP_ARRAY_X] = nhyp * sizeof(gj_huff_state);
+    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_packed_state);
+    sizes[GJ_HYP_ARRAY_X] = nhyp * sizeof(gj_huff_packed_state);
     sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
     sizes[GJ_HYP_ARRAY_MAP] = 2 * nhyp;
     sizes[GJ_HYP_ARRAY_GROUP_MAP] = groups * 2 * dec->hyps;
@@ -208,6 +213,10 @@ static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int f
     }
     if (first && dec->buf[BUF_COEFS].size >= total) {
         dec->hyp_scratch = BUF_COEFS;
+        return 0;
+    }
+    if (dec->sync_mode == SYNC_AUTO) {
+        dec->hyps = 0;
         return 0;
     }
     dec->hyp_scratch = BUF_HYP_SCRATCH;
@@ -227,11 +236,11 @@ static uint32_t rounds_after_first(const gj_jpeg_decoder *dec)
 /* Steps 1-2 of kernels/jpeg_huffman_sync.h: a first pass with in-group fixpoints
  * (from the slot hypotheses' guesses where they pay), a few rounds across groups,
  * then one walk over what is left. All queued without waiting for the device. */
-static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
+static int synchronise_chunks(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
     size_t nch = dec->layout->num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
-    uint32_t round, cur = 0, hyps = dec->hyps;
+    uint32_t round, hyps = dec->hyps;
     uint32_t rounds = first_pass_exact(dec) ? 1 : 1 + rounds_after_first(dec);
     int ret;
 
@@ -246,17 +255,14 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
             GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-            GJ_ARG_BUF(&dec->buf[BUF_STATES1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_STATES0 + cur]),
-            GJ_ARG_BUF(&dec->buf[BUF_CHANGED1 - cur]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + cur]),
+            GJ_ARG_BUF(&dec->buf[BUF_STATES]), GJ_ARG_BUF(&dec->buf[BUF_BOUNDS]),
             GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(round),
             GJ_ARG_U32(round),
             /* Without hypotheses the scratch buffer is not read; any valid one will do. */
-            GJ_ARG_BUF(&dec->buf[hyps ? dec->hyp_scratch : BUF_STATES1]), GJ_ARG_U32(hyps),
+            GJ_ARG_BUF(&dec->buf[hyps ? dec->hyp_scratch : BUF_STATES]), GJ_ARG_U32(hyps),
         };
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 14)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
             return ret;
-        *final_states = BUF_STATES0 + (int)cur;
-        cur ^= 1;
         if (round == 0)
             gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
         else
@@ -266,16 +272,17 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, int *final_states)
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
             GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-            GJ_ARG_BUF(&dec->buf[*final_states]), GJ_ARG_BUF(&dec->buf[BUF_CHANGED0 + (*final_states - BUF_STATES0)]),
-            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(rounds - 1),
+            GJ_ARG_BUF(&dec->buf[BUF_STATES]), GJ_ARG_BUF(&dec->buf[BUF_SUMS]),
+            GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(rounds - 1),
         };
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync_finish", 1, HUFF_GROUP, a, 9)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync_finish", 1, HUFF_GROUP, a, 8)) < 0)
             return ret;
     }
     return 0;
 }
 
-/* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums. */
+/* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums,
+ * in place: nothing reads the sums afterwards, only the offsets they become. */
 static int prefix_sums(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
@@ -284,20 +291,20 @@ static int prefix_sums(gj_jpeg_decoder *dec)
     int ret;
     gj_karg a1[] = {
         GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]), GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]),
+        GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]),
     };
     gj_karg a2[] = {
         GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
         GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
     };
     gj_karg a3[] = {
-        GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
+        GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
         GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
     };
 
     if (chunks_are_segments(dec))
         return 0;       /* the writing kernel starts every segment at zero */
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 6)) < 0)
+    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 5)) < 0)
         return ret;
     if (groups == 1)
         return 0;
@@ -334,7 +341,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
                         int *damaged)
 {
     uint32_t chunk_bits = chunk_bits_for(dec, scan);
-    int ret, states = BUF_STATES0, first = index == 0;
+    int ret, first = index == 0;
     gj_karg a[7];
 
     if (!dec->scan_params_of[index] && !(dec->scan_params_of[index] = calloc(1, sizeof(gj_scan_params))))
@@ -355,7 +362,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     if ((ret = upload_scan(dec)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_UPLOAD);
-    if ((ret = synchronise_chunks(dec, &states)) < 0)
+    if ((ret = synchronise_chunks(dec)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_SYNC);
     if ((ret = prefix_sums(dec)) < 0)
@@ -370,8 +377,8 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     a[1] = GJ_ARG_BUF(&dec->buf[BUF_BYTES]);
     a[2] = GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]);
     a[3] = GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]);
-    a[4] = GJ_ARG_BUF(&dec->buf[states]);
-    a[5] = GJ_ARG_BUF(&dec->buf[BUF_OFFSETS]);
+    a[4] = GJ_ARG_BUF(&dec->buf[BUF_STATES]);
+    a[5] = GJ_ARG_BUF(&dec->buf[BUF_SUMS]);
     a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
     ret = gj_dev_launch(dec->dev, "gj_huff_decode_write", gj_jpeg_groups(dec->layout->num_chunks, HUFF_GROUP),
                         HUFF_GROUP, a, 7);

@@ -77,6 +77,12 @@ int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
 
     if (b->handle && b->size >= size)
         return 0;
+    /* Queued work of this decode (an earlier scan's) may still use it. */
+    if (b->handle && dec->pending) {
+        int ret = dec->dev->ops->finish(dec->dev);
+        if (ret < 0)
+            return ret;
+    }
     if (b->handle)
         dec->dev->ops->buffer_destroy(dec->dev, b);
     memset(b, 0, sizeof(*b));

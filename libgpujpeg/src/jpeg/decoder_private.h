@@ -43,11 +43,13 @@
 /* How the first synchronisation pass guesses chunk starts (kernels/jpeg_huffman_sync.h). */
 enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
 
-/* Device buffers kept across frames; each is reallocated only when a frame needs more. */
+/* Device buffers kept across frames; each is reallocated only when a frame needs more.
+ * Per chunk: its segment (4 bytes), its end state (8 bytes, packed) and its sums,
+ * which become its offsets in place (20 bytes); per group of chunks, the last end
+ * state of two rounds (decode_entropy.c upload_scan(), kernels/jpeg_huffman_sync.h). */
 enum {
-    BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES0, BUF_STATES1,
-    BUF_CHANGED0, BUF_CHANGED1, BUF_SUMS, BUF_OFFSETS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY,
-    BUF_COUNTER, BUF_HYP_SCRATCH,
+    BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES, BUF_BOUNDS,
+    BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, BUF_HYP_SCRATCH,
     BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
 };
 

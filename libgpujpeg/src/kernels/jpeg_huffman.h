@@ -259,20 +259,30 @@ GJ_FUNC gj_u32 gj_huff_state_equal(const gj_huff_state *a, const gj_huff_state *
     return a->bit == b->bit && a->slot == b->slot && a->zz == b->zz && a->flags == b->flags;
 }
 
-GJ_FUNC void gj_huff_state_load(gj_huff_state *dst, GJ_GLOBAL const gj_huff_state *src)
+/* Every global read and write of a state goes through these two (jpeg_params.h
+ * gj_huff_packed_state); the load leaves GJ_STATE_CHANGED out of the flags. */
+GJ_FUNC void gj_huff_state_load(gj_huff_state *dst, GJ_GLOBAL const gj_huff_packed_state *src)
 {
-    dst->bit = src->bit;
-    dst->slot = src->slot;
-    dst->zz = src->zz;
-    dst->flags = src->flags;
+    gj_u64 v = *src;
+    gj_u32 w = (gj_u32)(v >> 32);
+
+    dst->bit = (gj_u32)v;
+    dst->slot = w & 0xFFu;
+    dst->zz = (w >> 8) & 0xFFu;
+    dst->flags = (w >> 16) & ~GJ_STATE_CHANGED;
 }
 
-GJ_FUNC void gj_huff_state_store(GJ_GLOBAL gj_huff_state *dst, const gj_huff_state *src)
+GJ_FUNC void gj_huff_state_store(GJ_GLOBAL gj_huff_packed_state *dst, const gj_huff_state *src, gj_u32 changed)
 {
-    dst->bit = src->bit;
-    dst->slot = src->slot;
-    dst->zz = src->zz;
-    dst->flags = src->flags;
+    gj_u32 w = src->slot | src->zz << 8 | (src->flags | (changed ? GJ_STATE_CHANGED : 0u)) << 16;
+
+    *dst = (gj_u64)w << 32 | src->bit;
+}
+
+/* Whether the stored state was marked changed (gj_huff_state_store()). */
+GJ_FUNC gj_u32 gj_huff_state_changed(GJ_GLOBAL const gj_huff_packed_state *src)
+{
+    return (gj_u32)(*src >> 48) & GJ_STATE_CHANGED ? 1u : 0u;
 }
 
 /* Decodes the chunk from *st (replaced by its end state) and stores its sums. */

@@ -39,8 +39,8 @@ GJ_FUNC GJ_GLOBAL gj_u8 *gj_hyp_array(GJ_GLOBAL gj_u8 *scratch, GJ_GLOBAL const 
 {
     return scratch + (gj_u64)p->hyp_offset[which] * 16;
 }
-#define GJ_HYP_STATES(scratch, p) ((GJ_GLOBAL gj_huff_state *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_STATES))
-#define GJ_HYP_X(scratch, p) ((GJ_GLOBAL gj_huff_state *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_X))
+#define GJ_HYP_STATES(scratch, p) ((GJ_GLOBAL gj_huff_packed_state *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_STATES))
+#define GJ_HYP_X(scratch, p) ((GJ_GLOBAL gj_huff_packed_state *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_X))
 #define GJ_HYP_MARKS_OF(scratch, p) ((GJ_GLOBAL gj_u16 *)gj_hyp_array(scratch, p, GJ_HYP_ARRAY_MARKS))
 #define GJ_HYP_MAP(scratch, p) gj_hyp_array(scratch, p, GJ_HYP_ARRAY_MAP)
 #define GJ_HYP_GROUP_MAP(scratch, p) gj_hyp_array(scratch, p, GJ_HYP_ARRAY_GROUP_MAP)
@@ -62,7 +62,7 @@ GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
                              GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                              GJ_GLOBAL gj_u8 *scratch)
 {
-    GJ_GLOBAL gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
     GJ_GLOBAL gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
@@ -89,11 +89,11 @@ GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
     gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
     for (i = out.mark_count; i < GJ_HYP_MARKS; i++)
         out.marks[i] = (gj_u16)GJ_HYP_NO_MARK;
-    gj_huff_state_store(&hyp_states[hyp], &st);
+    gj_huff_state_store(&hyp_states[hyp], &st, 0);
 }
 
 /* A chunk's state with index i: hypothesis i, or the extra state X(i - hyps). */
-GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_state *hyp_states, GJ_GLOBAL const gj_huff_state *hyp_x,
+GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_packed_state *hyp_states, GJ_GLOBAL const gj_huff_packed_state *hyp_x,
                                gj_u32 chunk, gj_u32 hyps, gj_u32 i, gj_huff_state *st)
 {
     if (i < hyps)
@@ -111,9 +111,9 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
                            GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                            GJ_GLOBAL gj_u8 *scratch, gj_u32 level)
 {
-    GJ_GLOBAL const gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL const gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
     GJ_GLOBAL const gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
-    GJ_GLOBAL gj_huff_state *hyp_x = GJ_HYP_X(scratch, p);
+    GJ_GLOBAL gj_huff_packed_state *hyp_x = GJ_HYP_X(scratch, p);
     GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
@@ -157,7 +157,7 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
                 result = k;
         }
         if (result == GJ_HYP_NONE && !level) {
-            gj_huff_state_store(&hyp_x[(gj_u64)chunk * hyps + h], &st);
+            gj_huff_state_store(&hyp_x[(gj_u64)chunk * hyps + h], &st, 0);
             result = hyps + h;
         }
     }

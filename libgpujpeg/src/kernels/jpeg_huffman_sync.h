@@ -16,7 +16,10 @@
  *      predecessor group's last end state changed redoes step 1's fixpoint from
  *      that state; gj_huff_sync_finish then walks whatever is left in order. A
  *      global fixpoint means every end state equals the one a sequential decoder
- *      reaches;
+ *      reaches. The chunks' end states live in one array, updated in place: only
+ *      each group's last end state is read by another group, and that one is
+ *      also kept per round in a small array of group "bounds" (round r reads
+ *      round r - 1's half and writes its own);
  *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
  *      inside each segment (scan.h);
  *   4. gj_huff_decode_write: each chunk decodes from its true start and writes
@@ -92,23 +95,22 @@ GJ_FUNC void gj_huff_group_fixpoint(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL 
 
 /*
  * A later round's start (step 2), and the finishing walk's: each chunk keeps the
- * state it ended in (*old); when the end state of the chunk before the group
- * changed (active), the group's first chunk decodes again from it. Returns whether
- * the chunk's end state changed. states_in may be the buffer the chunks' new states
- * go to: a thread reads its own chunk before it writes it, and the chunk before the
- * group belongs to another group.
+ * state it ended in (*old, read from `own`); when the end state of the chunk before
+ * the group changed (active), the group's first chunk decodes again from it
+ * (`pred`, read only then). Returns whether the chunk's end state changed.
  */
 GJ_FUNC gj_u32 gj_huff_resync_start(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
                                     GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
                                     GJ_GLOBAL const gj_segment *seg, gj_u32 chunk, gj_u32 first_of_group,
-                                    gj_u32 active, GJ_GLOBAL const gj_huff_state *states_in, gj_huff_state *st,
+                                    gj_u32 active, GJ_GLOBAL const gj_huff_packed_state *own,
+                                    GJ_GLOBAL const gj_huff_packed_state *pred, gj_huff_state *st,
                                     gj_huff_state *old, GJ_GLOBAL gj_i32 *sums_out)
 {
-    gj_huff_state_load(old, &states_in[chunk]);
+    gj_huff_state_load(old, own);
     *st = *old;
     if (!first_of_group || !active)
         return 0;
-    gj_huff_state_load(st, &states_in[chunk - 1]);
+    gj_huff_state_load(st, pred);
     gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, sums_out);
     return !gj_huff_state_equal(st, old);
 }
@@ -132,15 +134,16 @@ GJ_FUNC gj_u32 gj_huff_last_in_group(GJ_GLOBAL const gj_scan_params *p, gj_u32 c
  * Steps 1 and 2 (see the top of this file). round 0 is the first pass, from the
  * slot hypotheses' guesses when num_hyps is not 0; in later rounds a group works
  * only when the end state of the chunk before it changed in the previous round
- * (changed_in). Writes states_out and changed_out for every chunk, and counts in
- * num_changed[counter] the groups whose last end state changed.
+ * (its GJ_STATE_CHANGED mark in that round's bounds). Writes every chunk's state,
+ * marked when it changed, and its group's last one to this round's bounds
+ * (bounds: 2 x num_groups states), and counts in num_changed[counter] the groups
+ * whose last end state changed.
  * Barriers stay at the top level (and in uniform loops): PoCL's kernel compiler
  * fails on barriers inside branches of some shapes.
  */
 GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                        GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                       GJ_GLOBAL const gj_huff_state *states_in, GJ_GLOBAL gj_huff_state *states_out,
-                       GJ_GLOBAL const gj_u32 *changed_in, GJ_GLOBAL gj_u32 *changed_out,
+                       GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_huff_packed_state *bounds,
                        GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 counter,
                        gj_u32 round, GJ_GLOBAL gj_u8 *scratch, gj_u32 num_hyps)
 {
@@ -152,12 +155,16 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     gj_u32 valid = chunk < p->num_chunks, seg_first = 0, changed = 0, idx, limit, is_last;
     gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
     GJ_GLOBAL const gj_segment *seg = 0;
-    GJ_GLOBAL const gj_huff_state *hyp_states = GJ_HYP_STATES(scratch, p);
-    GJ_GLOBAL const gj_huff_state *hyp_x = GJ_HYP_X(scratch, p);
+    GJ_GLOBAL const gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL const gj_huff_packed_state *hyp_x = GJ_HYP_X(scratch, p);
     GJ_GLOBAL const gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
+    GJ_GLOBAL gj_huff_packed_state *bounds_out = bounds + (gj_u64)(round & 1) * p->num_groups;
+    /* The bound of the group before, from the previous round (read only when g > 0). */
+    GJ_GLOBAL const gj_huff_packed_state *pred =
+        bounds + (gj_u64)((round + 1) & 1) * p->num_groups + (g ? g - 1 : 0);
 
     if (t == 0)
-        l.active = round > 0 && gj_huff_group_follows(p, segs, chunk_seg, g) && changed_in[first - 1];
+        l.active = round > 0 && gj_huff_group_follows(p, segs, chunk_seg, g) && gj_huff_state_changed(pred);
     /* Inactive groups run the same code without decoding: barriers stay uniform. */
     gj_barrier();
     gj_huff_load_tables(p, tables, slot_info);
@@ -168,8 +175,8 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
         gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
         seg_first = idx == 0;
         if (round > 0) {
-            changed = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active, states_in,
-                                           &st, &old, sums_out);
+            changed = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active,
+                                           &states[chunk], pred, &st, &old, sums_out);
         } else {
             if (seg_first || !num_hyps) {
                 /* A block begins at the chunk's first bit (exact for a segment's first chunk). */
@@ -188,11 +195,13 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     l.changed[t] = changed;
     gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && !seg_first, &st, sums_out, &l);
     if (valid) {
-        gj_huff_state_store(&states_out[chunk], &st);
         changed = (round == 0 && !num_hyps) || !gj_huff_state_equal(&st, &old);
-        changed_out[chunk] = changed;
-        if (changed && gj_huff_last_in_group(p, chunk))
-            gj_atomic_add_u32(num_changed + counter, 1u);
+        gj_huff_state_store(&states[chunk], &st, changed);
+        if (gj_huff_last_in_group(p, chunk)) {
+            gj_huff_state_store(&bounds_out[g], &st, changed);
+            if (changed)
+                gj_atomic_add_u32(num_changed + counter, 1u);
+        }
     }
 }
 
@@ -201,15 +210,15 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
  * left undone (num_changed[counter], the last round's count, is not 0), walking
  * the groups in order, so that the decode needs no round trip to the host. Each
  * group redoes its fixpoint when the end state before it changed in the last
- * round or in this walk; its own last end state is then exact. states and changed
- * are the last round's outputs, updated in place (changed keeps the round's flags,
+ * round or in this walk; its own last end state is then exact. states are the last
+ * round's outputs, updated in place (the GJ_STATE_CHANGED marks keep the round's,
  * or-ed with the walk's: the walk reads them a block of groups ahead). Rare (long
  * chains of wrong guesses), so slow is acceptable; the tests force it.
  */
 GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                               GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                              GJ_GLOBAL gj_huff_state *states, GJ_GLOBAL gj_u32 *changed,
-                              GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL const gj_u32 *num_changed, gj_u32 counter)
+                              GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_i32 *sums_out,
+                              GJ_GLOBAL const gj_u32 *num_changed, gj_u32 counter)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
@@ -223,7 +232,7 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
         /* Which groups the last round left a changed predecessor, a block of them at a time. */
         g = base + t;
         l_dirty[t] = g < p->num_groups && gj_huff_group_follows(p, segs, chunk_seg, g) &&
-                     changed[g * GJ_HUFF_GROUP - 1];
+                     gj_huff_state_changed(&states[g * GJ_HUFF_GROUP - 1]);
         gj_barrier();
         for (g = base; g < p->num_groups && g < base + GJ_HUFF_GROUP; g++) {
             gj_u32 chunk = g * GJ_HUFF_GROUP + t, valid = chunk < p->num_chunks, follows = 0, ch = 0, idx, limit, last;
@@ -239,16 +248,15 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
                 seg = &segs[chunk_seg[chunk]];
                 gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &last);
                 follows = idx != 0;
-                ch = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active, states,
-                                          &st, &old, sums_out);
+                ch = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active,
+                                          &states[chunk], &states[chunk ? chunk - 1 : 0], &st, &old, sums_out);
                 gj_huff_group_publish(&l, t, &st);
             }
             l.changed[t] = ch;
             gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && follows, &st, sums_out, &l);
             if (valid) {
                 ch = !gj_huff_state_equal(&st, &old);
-                gj_huff_state_store(&states[chunk], &st);
-                changed[chunk] |= ch;
+                gj_huff_state_store(&states[chunk], &st, ch || gj_huff_state_changed(&states[chunk]));
                 if (gj_huff_last_in_group(p, chunk))
                     l.last_changed = ch;
             }
@@ -261,11 +269,12 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
 
 /*
  * Step 4: decode every chunk from its true start and write coefficients.
- * offsets[chunk] holds the exclusive in-segment prefix sums of sums_out.
+ * offsets[chunk] holds the exclusive in-segment prefix sums of the chunks' sums
+ * (scan.h turned the sums into them in place).
  */
 GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                                GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                               GJ_GLOBAL const gj_huff_state *states, GJ_GLOBAL const gj_i32 *offsets,
+                               GJ_GLOBAL const gj_huff_packed_state *states, GJ_GLOBAL const gj_i32 *offsets,
                                GJ_GLOBAL gj_i16 *coefs)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];

@@ -68,8 +68,8 @@ typedef struct gj_scan_params {
     gj_huff_table tables[GJ_MAX_SCAN_TABLES];
 } gj_scan_params;
 
-#define GJ_HYP_ARRAY_STATES 0       /* gj_huff_state [chunks][hyps]: each hypothesis' end */
-#define GJ_HYP_ARRAY_X 1            /* gj_huff_state [chunks][hyps]: extra end states X(h) */
+#define GJ_HYP_ARRAY_STATES 0       /* gj_huff_packed_state [chunks][hyps]: each hypothesis' end */
+#define GJ_HYP_ARRAY_X 1            /* gj_huff_packed_state [chunks][hyps]: extra end states X(h) */
 #define GJ_HYP_ARRAY_MARKS 2        /* gj_u16 [chunks][hyps][GJ_HYP_MARKS] */
 #define GJ_HYP_ARRAY_MAP 3          /* gj_u8 [chunks][2 * hyps] */
 #define GJ_HYP_ARRAY_GROUP_MAP 4    /* gj_u8 [groups][2 * hyps] */
@@ -96,6 +96,19 @@ typedef struct gj_huff_state {
 } gj_huff_state;
 
 #define GJ_STATE_DONE 1u        /* the segment is complete: nothing more to decode */
+
+/*
+ * A state as the per-chunk arrays keep it in global memory, 8 bytes instead of 16
+ * (the arrays dominate the decoder's memory beyond the coefficients): the bit
+ * position in the low word, slot | zz << 8 | flags << 16 in the high one (slot <
+ * GJ_MAX_SLOTS, zz < 64 between symbols). Only kernels/jpeg_huffman.h's
+ * gj_huff_state_load()/gj_huff_state_store() read and write it.
+ */
+typedef gj_u64 gj_huff_packed_state;
+
+/* Stored with a packed state only: the synchronisation round changed the chunk's end
+ * state (kernels/jpeg_huffman_sync.h); never part of a state in registers. */
+#define GJ_STATE_CHANGED 2u
 
 /* How a component reaches full resolution (libjpeg-turbo's jdsample.c choices). */
 #define GJ_UPSAMPLE_FULL 0      /* same size */

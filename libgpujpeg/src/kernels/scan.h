@@ -1,7 +1,8 @@
 /*
  * Segmented exclusive prefix sums over per-chunk records of GJ_SCAN_LANES i32
- * lanes. A segment is a run of chunks with the same seg_of[] value; sums restart
- * at every segment. Three kernels: per-group scan, carries across groups (one
+ * lanes, in place (the JPEG decoder keeps one array of them per chunk, not two).
+ * A segment is a run of chunks with the same seg_of[] value; sums restart at
+ * every segment. Three kernels: per-group scan, carries across groups (one
  * work-group), carry add.
  */
 #ifndef GJ_KERNELS_SCAN_H
@@ -41,9 +42,10 @@ GJ_FUNC void gj_seg_scan_local(GJ_LOCAL gj_i32 (*val)[GJ_SCAN_GROUP], GJ_LOCAL g
     }
 }
 
-/* Group-local segmented exclusive scan of `in` into `out`; group totals into aggr. */
-GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
-                             GJ_GLOBAL gj_i32 *out, GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head)
+/* Group-local segmented exclusive scan of `data` in place (each thread reads its own
+ * record before it writes it); group totals into aggr. */
+GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
+                             GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head)
 {
     GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
     GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
@@ -53,14 +55,14 @@ GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL const gj_i32 *in, GJ_GLOBAL const gj_u32 
     gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
 
     for (l = 0; l < GJ_SCAN_LANES; l++) {
-        mine[l] = i < n ? in[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
+        mine[l] = i < n ? data[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
         val[l][t] = mine[l];
     }
     flag[t] = head;
     gj_seg_scan_local(val, flag, t);
     if (i < n)
         for (l = 0; l < GJ_SCAN_LANES; l++)
-            out[(gj_u64)i * GJ_SCAN_LANES + l] = head ? 0 : val[l][t] - mine[l];
+            data[(gj_u64)i * GJ_SCAN_LANES + l] = head ? 0 : val[l][t] - mine[l];
     if (t == GJ_SCAN_GROUP - 1) {
         for (l = 0; l < GJ_SCAN_LANES; l++)
             aggr[(gj_u64)g * GJ_SCAN_LANES + l] = val[l][t];
