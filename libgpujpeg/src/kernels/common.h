@@ -136,6 +136,49 @@ GJ_FUNC gj_u32 gj_byte_perm(gj_u32 x, gj_u32 sel)
 }
 #endif
 
+/* Byte i of the result is byte (sel >> 4 i) & 7 of the eight bytes of x (0..3) and y (4..7). */
+#if defined(__CUDACC__)
+#define gj_byte_perm2(x, y, sel) __byte_perm((x), (y), (sel))
+#else
+GJ_FUNC gj_u32 gj_byte_perm2(gj_u32 x, gj_u32 y, gj_u32 sel)
+{
+    gj_u64 xy = (gj_u64)y << 32 | x;
+    gj_u32 r = 0;
+    int i;
+
+    for (i = 0; i < 4; i++)
+        r |= (gj_u32)(xy >> (8 * (sel >> (4 * i) & 7u)) & 255u) << (8 * i);
+    return r;
+}
+#endif
+
+/*
+ * The minimum and maximum of three words per 16-bit half (two unsigned 16-bit
+ * lanes): one instruction on sm_90 (VIMNMX3.U16x2), the DXT encoders' channel
+ * bounds two channels at a time.
+ */
+#if defined(__CUDACC__)
+#define gj_min3_u16x2(a, b, c) __vimin3_u16x2((a), (b), (c))
+#define gj_max3_u16x2(a, b, c) __vimax3_u16x2((a), (b), (c))
+#elif defined(__OPENCL_VERSION__)
+#define gj_min3_u16x2(a, b, c) as_uint(min(min(as_ushort2((gj_u32)(a)), as_ushort2((gj_u32)(b))), as_ushort2((gj_u32)(c))))
+#define gj_max3_u16x2(a, b, c) as_uint(max(max(as_ushort2((gj_u32)(a)), as_ushort2((gj_u32)(b))), as_ushort2((gj_u32)(c))))
+#else
+GJ_FUNC gj_u32 gj_min3_u16x2(gj_u32 a, gj_u32 b, gj_u32 c)
+{
+    gj_u32 lo = gj_min(gj_min(a & 0xffffu, b & 0xffffu), c & 0xffffu);
+
+    return lo | gj_min(gj_min(a >> 16, b >> 16), c >> 16) << 16;
+}
+
+GJ_FUNC gj_u32 gj_max3_u16x2(gj_u32 a, gj_u32 b, gj_u32 c)
+{
+    gj_u32 lo = gj_max(gj_max(a & 0xffffu, b & 0xffffu), c & 0xffffu);
+
+    return lo | gj_max(gj_max(a >> 16, b >> 16), c >> 16) << 16;
+}
+#endif
+
 /*
  * acc + the sum of the products of the four unsigned bytes of a and b, modulo
  * 2^32: one instruction (IDP4A) on CUDA. The DXT encoders measure a colour

@@ -28,12 +28,14 @@
  * The block's pixels packed as r | g << 8 | b << 16 (the fourth byte zero),
  * raster order: a third of the registers of one word per channel, and a
  * pixel's dot product with a palette entry is one gj_dot4_u8. norm: the sum
- * of |x|^2 over its pixels (gj_dxt_rgb_norm), which every measurement of
- * endpoints needs and which does not depend on them.
+ * of |x|^2 over its pixels, which every measurement of endpoints needs and
+ * which does not depend on them; lo, hi, sum: each channel's minimum, maximum
+ * and sum, which the fits start from (all set by gj_dxt_rgb_stats).
  */
 typedef struct gj_dxt_rgb_block {
     gj_u32 px[16];
     gj_i32 norm;
+    gj_i32 lo[3], hi[3], sum[3];
 } gj_dxt_rgb_block;
 
 /* Channel ch of pixel p. */
@@ -42,16 +44,48 @@ GJ_FUNC gj_i32 gj_dxt_blk(const gj_dxt_rgb_block *blk, int ch, int p)
     return GJ_DXT_CH(blk->px[p], ch);
 }
 
-/* Sets blk->norm once the pixels are in: < 16 * 3 * 255^2, no overflow. */
-GJ_FUNC void gj_dxt_rgb_norm(gj_dxt_rgb_block *blk)
+/*
+ * Sets blk's norm (< 16 * 3 * 255^2, no overflow) and channel bounds and sums
+ * once the pixels are in. Red and blue are the 16-bit halves of px & 0xff00ff,
+ * the green of two pixels the halves of one byte permutation (byte 3 of a
+ * pixel is zero): minimums, maximums and sums take two channels or two pixels
+ * per instruction (each half's sum < 16 * 255, no carry into the other).
+ */
+GJ_FUNC void gj_dxt_rgb_stats(gj_dxt_rgb_block *blk)
 {
+    gj_u32 rb_lo = 0x00ff00ffu, rb_hi = 0, g_lo = 0x00ff00ffu, g_hi = 0, rb_sum = 0, g_sum = 0;
     gj_i32 n = 0;
     int p;
 
     GJ_UNROLL
+    for (p = 0; p < 16; p += 4) {
+        gj_u32 rb0 = blk->px[p] & 0xff00ffu, rb1 = blk->px[p + 1] & 0xff00ffu;
+        gj_u32 rb2 = blk->px[p + 2] & 0xff00ffu, rb3 = blk->px[p + 3] & 0xff00ffu;
+        /* green of pixels p, p + 1 (p + 2, p + 3) as the low and high halves */
+        gj_u32 g01 = gj_byte_perm2(blk->px[p], blk->px[p + 1], 0x3531u);
+        gj_u32 g23 = gj_byte_perm2(blk->px[p + 2], blk->px[p + 3], 0x3531u);
+        rb_lo = gj_min3_u16x2(rb_lo, rb0, rb1);
+        rb_lo = gj_min3_u16x2(rb_lo, rb2, rb3);
+        rb_hi = gj_max3_u16x2(rb_hi, rb0, rb1);
+        rb_hi = gj_max3_u16x2(rb_hi, rb2, rb3);
+        g_lo = gj_min3_u16x2(g_lo, g01, g23);
+        g_hi = gj_max3_u16x2(g_hi, g01, g23);
+        rb_sum += rb0 + rb1 + rb2 + rb3;
+        g_sum += g01 + g23;
+    }
+    GJ_UNROLL
     for (p = 0; p < 16; p++)
         n = gj_dot4_u8(blk->px[p], blk->px[p], n);
     blk->norm = n;
+    blk->lo[0] = (gj_i32)(rb_lo & 0xffffu);
+    blk->lo[1] = (gj_i32)gj_min(g_lo & 0xffffu, g_lo >> 16);
+    blk->lo[2] = (gj_i32)(rb_lo >> 16);
+    blk->hi[0] = (gj_i32)(rb_hi & 0xffffu);
+    blk->hi[1] = (gj_i32)gj_max(g_hi & 0xffffu, g_hi >> 16);
+    blk->hi[2] = (gj_i32)(rb_hi >> 16);
+    blk->sum[0] = (gj_i32)(rb_sum & 0xffffu);
+    blk->sum[1] = (gj_i32)((g_sum & 0xffffu) + (g_sum >> 16));
+    blk->sum[2] = (gj_i32)(rb_sum >> 16);
 }
 
 /* The best colour block so far: endpoint word, index word, squared error. */
@@ -165,30 +199,50 @@ GJ_FUNC void gj_dxt_color_try_pair(const gj_dxt_rgb_block *blk, gj_u32 q0, gj_u3
 }
 
 /*
- * Least-squares endpoints for pixels with weights alpha[p] of endpoint 0 out of
- * den (1 - alpha / den of endpoint 1); pixels with alpha < 0 do not count.
- * Returns 0 when the weights do not determine two endpoints.
+ * Least-squares endpoints for pixel weights a (2 bits per pixel, pixel p's at
+ * bit 2p) of endpoint 0 out of den, b = den - a of endpoint 1; the pixels whose
+ * bit 2p of skip is set do not count (their weight is 0). Returns 0 when the
+ * weights do not determine two endpoints.
+ *
+ * Over the n counted pixels: sum a^2, sum b^2 = den^2 n - 2 den sum a + sum a^2
+ * and sum ab = den sum a - sum a^2 come from popcounts of the weight bits
+ * (a = 2 h + l: a^2 = 4 h + l + 4 h l), sum bx = den sum x - sum ax, and sum ax
+ * takes red and blue in the 16-bit halves of one product (< 16 * 3 * 255).
  */
-GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, const gj_i32 *alpha, gj_i32 den, gj_i32 *e0,
+GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, gj_u32 weights, gj_u32 skip, gj_i32 den, gj_i32 *e0,
                              gj_i32 *e1)
 {
-    gj_i32 a2 = 0, b2 = 0, ab = 0, ax[3] = { 0, 0, 0 }, bx[3] = { 0, 0, 0 }, det;
+    gj_u32 ax_rb = 0, ax_g = 0;
+    gj_i32 l = (gj_i32)gj_popcount(weights & 0x55555555u), h = (gj_i32)gj_popcount(weights & 0xaaaaaaaau);
+    gj_i32 hl = (gj_i32)gj_popcount(weights & weights >> 1 & 0x55555555u);
+    gj_i32 n = 16 - (gj_i32)gj_popcount(skip & 0x55555555u), sa = l + 2 * h, a2 = l + 4 * h + 4 * hl;
+    gj_i32 b2 = den * den * n - 2 * den * sa + a2, ab = den * sa - a2, ax[3], bx[3], sum[3], det;
     int p, ch;
 
     GJ_UNROLL
+    for (ch = 0; ch < 3; ch++)
+        sum[ch] = blk->sum[ch];
+    GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_i32 a = alpha[p], b = den - a;
-        if (a < 0)
-            continue;
-        a2 += a * a;
-        b2 += b * b;
-        ab += a * b;
+        gj_u32 a = weights >> (2 * p) & 3u;
+        ax_rb += a * (blk->px[p] & 0xff00ffu);
+        ax_g += a * (blk->px[p] >> 8 & 255u);
+    }
+    if (skip) {
         GJ_UNROLL
-        for (ch = 0; ch < 3; ch++) {
-            ax[ch] += a * gj_dxt_blk(blk, ch, p);
-            bx[ch] += b * gj_dxt_blk(blk, ch, p);
+        for (p = 0; p < 16; p++) {
+            gj_i32 s = (gj_i32)(skip >> (2 * p) & 1u);
+            GJ_UNROLL
+            for (ch = 0; ch < 3; ch++)
+                sum[ch] -= s * gj_dxt_blk(blk, ch, p);
         }
     }
+    ax[0] = (gj_i32)(ax_rb & 0xffffu);
+    ax[1] = (gj_i32)ax_g;
+    ax[2] = (gj_i32)(ax_rb >> 16);
+    GJ_UNROLL
+    for (ch = 0; ch < 3; ch++)
+        bx[ch] = den * sum[ch] - ax[ch];
     det = a2 * b2 - ab * ab;
     if (det <= 0)
         return 0;
@@ -206,18 +260,19 @@ GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, g
 {
     gj_u32 q0 = best->w0 & 0xffffu, q1 = best->w0 >> 16;
     gj_u32 four = four_only || q0 > q1;
-    gj_i32 alpha[16], e0[3], e1[3];
-    int p;
+    gj_u32 l = best->w1 & 0x55555555u, h = best->w1 >> 1 & 0x55555555u, weights, skip;
+    gj_i32 e0[3], e1[3];
 
-    GJ_UNROLL
-    for (p = 0; p < 16; p++) {
-        gj_u32 i = best->w1 >> (2 * p) & 3u;
-        /* Weight of endpoint 0 by index: four colours 3, 0, 2, 1 (of 3); three
-         * colours 2, 0, 1 (of 2), black not fitted. */
-        alpha[p] = four ? (gj_i32)(0x1203u >> (4 * i) & 15u)
-                        : i == 3 ? -1 : (gj_i32)(0x102u >> (4 * i) & 15u);
+    /* Weight of endpoint 0 by index (bits h l), for all 16 pixels at once: four
+     * colours 3, 0, 2, 1 (of 3); three colours 2, 0, 1 (of 2), black not fitted. */
+    if (four) {
+        weights = (~(h ^ l) & 0x55555555u) | (~l & 0x55555555u) << 1;
+        skip = 0;
+    } else {
+        weights = (h & ~l) | (~(h | l) & 0x55555555u) << 1;
+        skip = h & l;
     }
-    if (!gj_dxt_color_lsq(blk, alpha, four ? 3 : 2, e0, e1))
+    if (!gj_dxt_color_lsq(blk, weights, skip, four ? 3 : 2, e0, e1))
         return;
     q0 = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue);
     q1 = gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue);
@@ -235,29 +290,29 @@ GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, g
 GJ_FUNC void gj_dxt_color_diagonal(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
                                    gj_i32 *flip)
 {
-    gj_i32 sum[3] = { 0, 0, 0 }, cov[3] = { 0, 0, 0 }, r0 = hi[0] - lo[0], r1 = hi[1] - lo[1], r2 = hi[2] - lo[2];
-    gj_i32 d = r1 > r0 ? 1 : 0, sum_d;
+    gj_i32 xx[3] = { 0, 0, 0 }, r0 = hi[0] - lo[0], r1 = hi[1] - lo[1], r2 = hi[2] - lo[2];
+    gj_u32 d = r1 > r0 ? 1u : 0u, sel[3];
+    gj_i32 sum_d;
     int p, ch;
 
     if (r2 > gj_max(r0, r1))
         d = 2;
+    sum_d = d == 0 ? blk->sum[0] : d == 1 ? blk->sum[1] : blk->sum[2];
+    /* sel[ch]: channel d of a pixel in byte ch, zeros (byte 3) elsewhere, so that
+     * the pixel's dot product with it is x_ch x_d. */
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
-        GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            sum[ch] += gj_dxt_blk(blk, ch, p);
-    sum_d = d == 0 ? sum[0] : d == 1 ? sum[1] : sum[2];
+        sel[ch] = (0x3333u & ~(15u << (4 * ch))) | d << (4 * ch);
     GJ_UNROLL
-    for (p = 0; p < 16; p++) {
-        gj_i32 x_d = d == 0 ? gj_dxt_blk(blk, 0, p) : d == 1 ? gj_dxt_blk(blk, 1, p) : gj_dxt_blk(blk, 2, p);
-        gj_i32 y_d = 16 * x_d - sum_d;
+    for (p = 0; p < 16; p++)
         GJ_UNROLL
         for (ch = 0; ch < 3; ch++)
-            cov[ch] += y_d * (16 * gj_dxt_blk(blk, ch, p) - sum[ch]);
-    }
+            xx[ch] = gj_dot4_u8(blk->px[p], gj_byte_perm(blk->px[p], sel[ch]), xx[ch]);
+    /* The covariance sum (16 x_d - sum_d) (16 x_ch - sum_ch) is 256 xx - 16 sum_d sum_ch
+     * (both < 2^29): negative when 16 xx < sum_d sum_ch. */
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
-        flip[ch] = cov[ch] < 0;
+        flip[ch] = 16 * xx[ch] < sum_d * blk->sum[ch];
 }
 
 /* The endpoint pair lo..hi per channel, on the block's diagonal (8-bit values). */
@@ -320,16 +375,11 @@ GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, GJ_GLOBAL const 
                                    gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
 {
     gj_u32 q0 = 0, q1 = 0;
-    int p, ch;
+    int ch;
 
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
-        gj_i32 sum = 0;
-        gj_u32 pair;
-        GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            sum += gj_dxt_blk(blk, ch, p);
-        pair = flat_pairs[(ch == 1 ? 256 : 0) + (sum + 8) / 16];
+        gj_u32 pair = flat_pairs[(ch == 1 ? 256 : 0) + (blk->sum[ch] + 8) / 16];
         q0 |= (pair >> 8) << gj_dxt_565_shift(ch);
         q1 |= (pair & 255u) << gj_dxt_565_shift(ch);
     }
@@ -342,19 +392,13 @@ GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj
                                gj_dxt_color_result *best)
 {
     gj_i32 lo[3], hi[3];
-    int p, ch;
+    int ch;
 
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
-        gj_i32 mn = 255, mx = 0, inset;
-        GJ_UNROLL
-        for (p = 0; p < 16; p++) {
-            mn = gj_min(mn, gj_dxt_blk(blk, ch, p));
-            mx = gj_max(mx, gj_dxt_blk(blk, ch, p));
-        }
-        inset = (mx - mn) >> 4;
-        lo[ch] = mn + inset;
-        hi[ch] = mx - inset;
+        gj_i32 inset = (blk->hi[ch] - blk->lo[ch]) >> 4;
+        lo[ch] = blk->lo[ch] + inset;
+        hi[ch] = blk->hi[ch] - inset;
     }
     gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
 }
@@ -520,7 +564,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
 GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
                                   gj_dxt_color_result *best)
 {
-    gj_i32 axis[3], t[16], rank[16], pre[3][17], sum[3] = { 0, 0, 0 }, alpha[16], e0[3], e1[3];
+    gj_i32 axis[3], t[16], rank[16], pre[3][17], sum[3] = { 0, 0, 0 }, e0[3], e1[3];
     gj_i64 keep_q2[GJ_DXT_CLUSTER_KEEP];
     gj_i32 keep_det[GJ_DXT_CLUSTER_KEEP], keep_split[GJ_DXT_CLUSTER_KEEP];
     int p, q, ch, i, j, k, m;
@@ -596,10 +640,11 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
     /* The kept splits best first; the list shifts so that it is only indexed by constants (registers). */
     for (m = 0; m < GJ_DXT_CLUSTER_KEEP && keep_q2[0] >= 0; m++) {
         gj_i32 bi = keep_split[0] & 255, bj = keep_split[0] >> 8 & 255, bk = keep_split[0] >> 16;
+        gj_u32 weights = 0;
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            alpha[p] = rank[p] < bi ? 3 : rank[p] < bj ? 2 : rank[p] < bk ? 1 : 0;
-        if (gj_dxt_color_lsq(blk, alpha, 3, e0, e1))
+            weights |= (gj_u32)(rank[p] < bi ? 3 : rank[p] < bj ? 2 : rank[p] < bk ? 1 : 0) << (2 * p);
+        if (gj_dxt_color_lsq(blk, weights, 0, 3, e0, e1))
             gj_dxt_color_try_pair(blk, gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue),
                                   gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue), four_only, best);
         GJ_UNROLL
@@ -643,20 +688,7 @@ GJ_FUNC void gj_dxt_color_search(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
 /* The largest channel range of the block. */
 GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
 {
-    gj_i32 range = 0;
-    int p, ch;
-
-    GJ_UNROLL
-    for (ch = 0; ch < 3; ch++) {
-        gj_i32 mn = 255, mx = 0;
-        GJ_UNROLL
-        for (p = 0; p < 16; p++) {
-            mn = gj_min(mn, gj_dxt_blk(blk, ch, p));
-            mx = gj_max(mx, gj_dxt_blk(blk, ch, p));
-        }
-        range = gj_max(range, mx - mn);
-    }
-    return range;
+    return gj_max(blk->hi[0] - blk->lo[0], gj_max(blk->hi[1] - blk->lo[1], blk->hi[2] - blk->lo[2]));
 }
 
 /*

@@ -25,7 +25,7 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
     GJ_UNROLL
     for (p = 0; p < 16; p++)
         blk->px[p] = px[p] & 0xffffffu;
-    gj_dxt_rgb_norm(blk);
+    gj_dxt_rgb_stats(blk);
 }
 
 /*
@@ -66,7 +66,7 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
         blk.px[p] = GJ_DXT_PACK(gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255),
                                 gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255), blue, 0);
     }
-    gj_dxt_rgb_norm(&blk);
+    gj_dxt_rgb_stats(&blk);
     gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
     {
         /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
