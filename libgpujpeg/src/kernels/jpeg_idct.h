@@ -187,8 +187,8 @@ GJ_FUNC void gj_idct_islow(GJ_GLOBAL const gj_i16 *coef, GJ_GLOBAL const gj_u16 
 /*
  * One component: block (bx, by) of the nbx x nby blocks that hold samples is
  * transformed and its samples inside out_w x out_h are written to the plane
- * at out + out_offset with row pitch out_pitch: whole rows of 8 as one 8-byte
- * store where aligned.
+ * at out + out_offset with row pitch out_pitch: on the GPU whole rows of 8 as one
+ * 8-byte store where aligned, else (and on the host) byte by byte.
  */
 GJ_KERNEL gj_jpeg_idct(GJ_GLOBAL const gj_i16 *coefs, gj_u64 block_offset, gj_u32 blocks_w,
                        GJ_GLOBAL const gj_u16 *quant, gj_u32 quant_index, gj_u32 nbx, gj_u32 nby,
@@ -206,17 +206,16 @@ GJ_KERNEL gj_jpeg_idct(GJ_GLOBAL const gj_i16 *coefs, gj_u64 block_offset, gj_u3
     for (y = 0; y < 8 && by * 8 + y < out_h; y++) {
         gj_u64 at = out_offset + (gj_u64)(by * 8 + y) * out_pitch + bx * 8;
         GJ_GLOBAL gj_u8 *row = out + at;
+#if defined(__CUDACC__) || defined(__OPENCL_VERSION__)
         if (bx * 8 + 8 <= out_w && !(at & 7)) {
 #if defined(__CUDACC__)
             *(uint2 *)row = make_uint2(px[y * 2], px[y * 2 + 1]);
-#elif defined(__OPENCL_VERSION__)
-            vstore2((uint2)(px[y * 2], px[y * 2 + 1]), 0, (GJ_GLOBAL uint *)row);
 #else
-            for (x = 0; x < 8; x++)
-                row[x] = (gj_u8)(px[y * 2 + x / 4] >> (8 * (x & 3)));
+            vstore2((uint2)(px[y * 2], px[y * 2 + 1]), 0, (GJ_GLOBAL uint *)row);
 #endif
             continue;
         }
+#endif
         for (x = 0; x < 8 && bx * 8 + x < out_w; x++)
             row[x] = (gj_u8)(px[y * 2 + x / 4] >> (8 * (x & 3)));
     }
