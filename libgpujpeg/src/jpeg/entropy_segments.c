@@ -90,7 +90,7 @@ int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t 
             break;      /* no 0xFF left, or one that starts a marker cut off by the file's end */
         if (data[i + 1] == 0x00) {
             e->bytes[o++] = 0xFF;
-        } else if (data[i + 1] >= 0xD0 && data[i + 1] <= 0xD7) {     /* RSTn: a new piece starts here */
+        } else if (gj_jpeg_is_rst(data[i + 1])) {     /* a new piece starts here */
             if (grow_pieces(e) < 0)
                 return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
             e->piece_rst[e->num_pieces] = data[i + 1] & 7;

@@ -252,7 +252,7 @@ static size_t entropy_end(const parser *p, size_t at)
         if (!ff || (size_t)(ff - d) + 1 >= p->size)
             return p->size;
         at = (size_t)(ff - d);
-        if (d[at + 1] != 0x00 && (d[at + 1] < M_RST0 || d[at + 1] > M_RST7))
+        if (gj_jpeg_ends_scan(d[at + 1]))
             return at;
         at += 2;
     }

@@ -70,6 +70,18 @@ typedef struct gj_jpeg_stream {
  */
 int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s);
 
+/* In entropy-coded data, the byte after a 0xFF: 0x00 (stuffing) and RSTn continue
+ * the scan, anything else is the marker that ends it. */
+static inline int gj_jpeg_is_rst(uint8_t code)
+{
+    return code >= 0xD0 && code <= 0xD7;
+}
+
+static inline int gj_jpeg_ends_scan(uint8_t code)
+{
+    return code != 0x00 && !gj_jpeg_is_rst(code);
+}
+
 /*
  * Finds where the entropy-coded data of scan `scan`, from data + at, ends: at the
  * first marker other than RSTn, else at `size` (*end). The decoder's walker also
