@@ -60,4 +60,19 @@ int ff_gpujpeg_cl_copy(void *logctx, GJDecodeContext *c, const gj_frame *f,
  */
 int ff_gpujpeg_encoder_frame(void *logctx, GJDecodeContext *c, const AVFrame *frame, gj_frame *f);
 
+/**
+ * The "quality" AVOption of the DXT encoders (hap_gpujpeg, dxt_gpujpeg): the
+ * library's fits, default balanced. FIELD is the context's offset of an int,
+ * FLAGS the option flags; the user includes libavutil/opt.h.
+ */
+#define FF_GPUJPEG_DXT_QUALITY_OPTIONS(FIELD, FLAGS)                                                        \
+    { "quality", "DXT fit", FIELD, AV_OPT_TYPE_INT, { .i64 = GJ_DXT_QUALITY_BALANCED },                     \
+      GJ_DXT_QUALITY_FAST, GJ_DXT_QUALITY_HIGH, FLAGS, .unit = "quality" },                                  \
+        { "fast",     "bounding box",                 0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_QUALITY_FAST },     \
+          0, 0, FLAGS, .unit = "quality" },                                                                  \
+        { "balanced", "LSpiro regression and refits", 0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_QUALITY_BALANCED }, \
+          0, 0, FLAGS, .unit = "quality" },                                                                  \
+        { "high",     "cluster fit and refinement",   0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_QUALITY_HIGH },     \
+          0, 0, FLAGS, .unit = "quality" }
+
 #endif /* AVCODEC_GPUJPEG_DEVICE_H */

@@ -352,11 +352,7 @@ static const AVOption dxt_gpujpeg_options[] = {
         { "ycocg",     "scaled YCoCg in DXT5",     0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_FORMAT_YCOCG }, 0, 0, FLAGS, .unit = "format" },
         { "hap_q",     "scaled YCoCg (HAP's name)", 0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_FORMAT_YCOCG }, 0, 0, FLAGS, .unit = "format" },
         { "bc4",       "one channel: alpha, or gray without alpha", 0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_FORMAT_BC4 }, 0, 0, FLAGS, .unit = "format" },
-    { "quality", "DXT fit", OFFSET(quality), AV_OPT_TYPE_INT, { .i64 = GJ_DXT_QUALITY_BALANCED },
-      GJ_DXT_QUALITY_FAST, GJ_DXT_QUALITY_HIGH, FLAGS, .unit = "quality" },
-        { "fast",     "bounding box",                 0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_QUALITY_FAST },     0, 0, FLAGS, .unit = "quality" },
-        { "balanced", "LSpiro regression and refits", 0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_QUALITY_BALANCED }, 0, 0, FLAGS, .unit = "quality" },
-        { "high",     "cluster fit and refinement",   0, AV_OPT_TYPE_CONST, { .i64 = GJ_DXT_QUALITY_HIGH },     0, 0, FLAGS, .unit = "quality" },
+    FF_GPUJPEG_DXT_QUALITY_OPTIONS(OFFSET(quality), FLAGS),
     { NULL }
 };
 
