@@ -14,6 +14,7 @@ set -u
 ffmpeg=$1 data=$2 gpujpeg=$3 device=$4 hwaccel=$5
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gj-dxtftruth.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/truth_refuse.sh"
 ff() { timeout 300 "$ffmpeg" -nostdin -hide_banner -loglevel error -y -init_hw_device "$hwaccel=gj" -filter_hw_device gj "$@"; }
 
 # check NAME SRC DXT_FORMAT QUALITY hw|sw: the filter's blocks equal gpujpeg dxt's DDS payload
@@ -66,17 +67,7 @@ check() {
 }
 
 # refuse NAME PATTERN FFMPEG_ARGS...: the graph fails with a message matching PATTERN
-refuse() {
-    name=$1 pattern=$2
-    shift 2
-    if ff "$@" -f null - 2> "$tmp/$name.log"; then
-        echo "FAIL ffmpeg-dxtf/$name: compressed what it must refuse"
-    elif grep -q "$pattern" "$tmp/$name.log"; then
-        echo "PASS ffmpeg-dxtf/$name (refused: $(grep "$pattern" "$tmp/$name.log" | head -n 1 | cut -c 1-100))"
-    else
-        echo "FAIL ffmpeg-dxtf/$name: no message matching '$pattern': $(tail -n 1 "$tmp/$name.log")"
-    fi
-}
+refuse() { truth_refuse ffmpeg-dxtf compressed "$@"; }
 
 check bc1-fast rgba-64x48 bc1 fast hw
 check bc1 rgba-64x48 bc1 balanced hw

@@ -15,6 +15,7 @@ set -u
 ffmpeg=$1 data=$2 gpujpeg=$3 device=$4 hwaccel=$5
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gj-haptruth.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/truth_refuse.sh"
 ff() { timeout 300 "$ffmpeg" -nostdin -hide_banner -loglevel error -y "$@"; }
 
 # check NAME SRC DXT_FORMAT QUALITY OPTIONS...: hap_gpujpeg's file decoded by
@@ -63,17 +64,7 @@ check() {
 }
 
 # refuse NAME PATTERN FFMPEG_ARGS...: hap_gpujpeg fails with a message matching PATTERN
-refuse() {
-    name=$1 pattern=$2
-    shift 2
-    if ff "$@" -c:v hap_gpujpeg -f null - 2> "$tmp/$name.log"; then
-        echo "FAIL ffmpeg-hap/$name: encoded what it must refuse"
-    elif grep -q "$pattern" "$tmp/$name.log"; then
-        echo "PASS ffmpeg-hap/$name (refused: $(grep "$pattern" "$tmp/$name.log" | head -n 1 | cut -c 1-100))"
-    else
-        echo "FAIL ffmpeg-hap/$name: no message matching '$pattern': $(tail -n 1 "$tmp/$name.log")"
-    fi
-}
+refuse() { truth_refuse ffmpeg-hap encoded "$@" -c:v hap_gpujpeg; }
 
 check hap rgba-64x48 bc1 balanced -format hap -compressor none
 check hap_alpha rgba-64x48 bc3 balanced -format hap_alpha -compressor none
