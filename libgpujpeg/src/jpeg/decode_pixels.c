@@ -89,14 +89,18 @@ static int color_out_format(enum gj_pixel_format f)
     }
 }
 
-/* Packed output: IDCT into whole component planes, then upsample + convert. */
+/*
+ * Packed output: the IDCT writes each block's samples over the first half of the
+ * block's own coefficients (block-major planes: no buffer beyond the coefficients),
+ * then one kernel upsamples and converts them.
+ */
 int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
 {
     const gj_jpeg_stream *s = &dec->stream;
     gj_color_params *cp = &dec->color_params;
-    uint64_t offset = 0;
     int c, ret;
     plane_ref dst = gj_jpeg_frame_plane(out, 0);
+    plane_ref in_place = { dec->buf[BUF_COEFS], 0, 0 };
 
     memset(cp, 0, sizeof(*cp));
     cp->width = (uint32_t)s->width;
@@ -105,26 +109,24 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
     cp->color_space = (uint32_t)s->color_space;
     cp->num_comps = (uint32_t)s->num_components;
     for (c = 0; c < s->num_components; c++) {
+        uint64_t offset = gj_jpeg_block_offset(s, c) * GJ_BLOCK_BYTES;
+
         cp->method[c] = (uint32_t)gj_jpeg_upsample_method(s, c, &cp->fx[c], &cp->fy[c]);
         cp->comp_w[c] = (uint32_t)s->comp[c].width;
         cp->comp_h[c] = (uint32_t)s->comp[c].height;
-        cp->pitch[c] = (uint32_t)s->comp[c].width;
+        cp->blocks_w[c] = (uint32_t)s->comp[c].blocks_w;
         cp->offset_lo[c] = (uint32_t)offset;
         cp->offset_hi[c] = (uint32_t)(offset >> 32);
-        offset += (uint64_t)s->comp[c].width * (uint64_t)s->comp[c].height;
     }
-    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_PLANES, offset)) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_COLOR_PARAMS, sizeof(*cp))) < 0 ||
+    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COLOR_PARAMS, sizeof(*cp))) < 0 ||
         (ret = dec->dev->ops->upload(dec->dev, &dec->buf[BUF_COLOR_PARAMS], 0, cp, sizeof(*cp))) < 0)
         return ret;
-    for (c = 0; c < s->num_components; c++) {
-        plane_ref plane = { dec->buf[BUF_PLANES], (uint64_t)cp->offset_hi[c] << 32 | cp->offset_lo[c], cp->pitch[c] };
-        if ((ret = launch_idct(dec, c, &plane, cp->comp_w[c], cp->comp_h[c])) < 0)
+    for (c = 0; c < s->num_components; c++)
+        if ((ret = launch_idct(dec, c, &in_place, cp->comp_w[c], cp->comp_h[c])) < 0)
             return ret;
-    }
     {
         gj_karg a[] = {
-            GJ_ARG_BUF(&dec->buf[BUF_COLOR_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_PLANES]),
+            GJ_ARG_BUF(&dec->buf[BUF_COLOR_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_COEFS]),
             GJ_ARG_BUF(&dst.buf), GJ_ARG_U64(dst.offset), GJ_ARG_U32(dst.pitch),
         };
         return gj_dev_launch(dec->dev, "gj_jpeg_color", gj_jpeg_groups((size_t)cp->width * cp->height, PIXEL_GROUP),

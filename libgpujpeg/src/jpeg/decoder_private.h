@@ -50,7 +50,7 @@ enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
 enum {
     BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES, BUF_BOUNDS,
     BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, BUF_HYP_SCRATCH,
-    BUF_COEFS, BUF_QUANT, BUF_PLANES, BUF_COLOR_PARAMS, BUF_COUNT
+    BUF_COEFS, BUF_QUANT, BUF_COLOR_PARAMS, BUF_COUNT
 };
 
 /* Stage timing for tuning: with GJ_PROFILE=1 each mark waits for the device; with
@@ -138,7 +138,7 @@ plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i);
 int gj_jpeg_upload_quant(gj_jpeg_decoder *dec);
 /* The native planar format: the IDCT writes the frame's cropped planes directly. */
 int gj_jpeg_write_planar(gj_jpeg_decoder *dec, const gj_frame *out);
-/* Packed formats and gray: IDCT into component planes, then upsample + convert. */
+/* Packed formats and gray: IDCT over the coefficients (block-major), then upsample + convert. */
 int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out);
 
 #endif /* GJ_JPEG_DECODER_PRIVATE_H */

@@ -15,12 +15,15 @@ GJ_FUNC gj_i32 gj_clamp255(gj_i32 v)
     return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
+/* The components' samples are block-major: each block's 64 samples, row by row, in the
+ * first half of its GJ_BLOCK_BYTES (over its own coefficients, decode_pixels.c). */
 GJ_FUNC gj_i32 gj_plane_at(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_color_params *p, gj_u32 c,
                            gj_u32 x, gj_u32 y)
 {
     gj_u64 off = (gj_u64)p->offset_hi[c] << 32 | p->offset_lo[c];
+    gj_u64 block = (gj_u64)(y >> 3) * p->blocks_w[c] + (x >> 3);
 
-    return planes[off + (gj_u64)y * p->pitch[c] + x];
+    return planes[off + block * GJ_BLOCK_BYTES + (y & 7) * 8 + (x & 7)];
 }
 
 /*

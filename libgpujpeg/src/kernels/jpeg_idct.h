@@ -7,6 +7,7 @@
 #define GJ_KERNELS_JPEG_IDCT_H
 
 #include "common.h"
+#include "jpeg_params.h"
 
 #define GJ_IDCT_CONST_BITS 13
 #define GJ_IDCT_PASS1_BITS 2
@@ -185,39 +186,62 @@ GJ_FUNC void gj_idct_islow(GJ_GLOBAL const gj_i16 *coef, GJ_GLOBAL const gj_u16 
 }
 
 /*
+ * n <= 8 samples of a row (four to a little-endian word) to row: on the GPU all eight
+ * as one 8-byte store where the row is 8-byte aligned, else byte by byte.
+ */
+GJ_FUNC void gj_idct_store_row(GJ_GLOBAL gj_u8 *row, const gj_u32 *words, gj_u32 n, int aligned)
+{
+    gj_u32 x;
+
+#if defined(__CUDACC__)
+    if (n == 8 && aligned) {
+        *(uint2 *)row = make_uint2(words[0], words[1]);
+        return;
+    }
+#elif defined(__OPENCL_VERSION__)
+    if (n == 8 && aligned) {
+        vstore2((uint2)(words[0], words[1]), 0, (GJ_GLOBAL uint *)row);
+        return;
+    }
+#else
+    (void)aligned;
+#endif
+    for (x = 0; x < n; x++)
+        row[x] = (gj_u8)(words[x / 4] >> (8 * (x & 3)));
+}
+
+/*
  * One component: block (bx, by) of the nbx x nby blocks that hold samples is
  * transformed and its samples inside out_w x out_h are written to the plane
  * at out + out_offset with row pitch out_pitch: on the GPU whole rows of 8 as one
  * 8-byte store where aligned, else (and on the host) byte by byte.
+ * out_pitch 0 writes block-major instead: the block's 64 samples at out_offset plus
+ * GJ_BLOCK_BYTES times its index in the coefficient buffer. With out the coefficient
+ * buffer and out_offset 0 they go over the block's own coefficients, which this
+ * thread alone reads, all of them before its first store.
  */
 GJ_KERNEL gj_jpeg_idct(GJ_GLOBAL const gj_i16 *coefs, gj_u64 block_offset, gj_u32 blocks_w,
                        GJ_GLOBAL const gj_u16 *quant, gj_u32 quant_index, gj_u32 nbx, gj_u32 nby,
                        GJ_GLOBAL gj_u8 *out, gj_u64 out_offset, gj_u32 out_pitch, gj_u32 out_w, gj_u32 out_h)
 {
-    gj_u64 id = gj_global_id();
-    gj_u32 bx, by, x, y, px[16];
+    gj_u64 id = gj_global_id(), block;
+    gj_u32 bx, by, y, px[16];
 
     if (id >= (gj_u64)nbx * nby)
         return;
     bx = (gj_u32)(id % nbx);
     by = (gj_u32)(id / nbx);
-    gj_idct_islow(coefs + (block_offset + (gj_u64)by * blocks_w + bx) * 64, quant + quant_index * 64,
-                  GJ_IDCT_NARROW_MAX, px);
+    block = block_offset + (gj_u64)by * blocks_w + bx;
+    gj_idct_islow(coefs + block * 64, quant + quant_index * 64, GJ_IDCT_NARROW_MAX, px);
+    if (!out_pitch) {
+        GJ_GLOBAL gj_u8 *row = out + out_offset + block * GJ_BLOCK_BYTES;
+        for (y = 0; y < 8; y++, row += 8)
+            gj_idct_store_row(row, px + y * 2, 8, 1);
+        return;
+    }
     for (y = 0; y < 8 && by * 8 + y < out_h; y++) {
         gj_u64 at = out_offset + (gj_u64)(by * 8 + y) * out_pitch + bx * 8;
-        GJ_GLOBAL gj_u8 *row = out + at;
-#if defined(__CUDACC__) || defined(__OPENCL_VERSION__)
-        if (bx * 8 + 8 <= out_w && !(at & 7)) {
-#if defined(__CUDACC__)
-            *(uint2 *)row = make_uint2(px[y * 2], px[y * 2 + 1]);
-#else
-            vstore2((uint2)(px[y * 2], px[y * 2 + 1]), 0, (GJ_GLOBAL uint *)row);
-#endif
-            continue;
-        }
-#endif
-        for (x = 0; x < 8 && bx * 8 + x < out_w; x++)
-            row[x] = (gj_u8)(px[y * 2 + x / 4] >> (8 * (x & 3)));
+        gj_idct_store_row(out + at, px + y * 2, gj_min(out_w - bx * 8, 8u), !(at & 7));
     }
 }
 

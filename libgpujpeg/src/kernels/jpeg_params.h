@@ -143,9 +143,13 @@ typedef struct gj_color_params {
     gj_u32 fy[4];
     gj_u32 comp_w[4];           /* downsampled size: the samples that exist */
     gj_u32 comp_h[4];
-    gj_u32 pitch[4];            /* row pitch of the component's plane */
-    gj_u32 offset_lo[4];        /* where the plane starts in the planes buffer */
+    gj_u32 blocks_w[4];         /* blocks per row of the component */
+    gj_u32 offset_lo[4];        /* byte offset of the component's first block */
     gj_u32 offset_hi[4];
 } gj_color_params;
+
+/* Bytes of a block's coefficients; the samples the IDCT makes of them take the
+ * first half (kernels/jpeg_idct.h, block-major output). */
+#define GJ_BLOCK_BYTES 128
 
 #endif /* GJ_KERNELS_JPEG_PARAMS_H */
