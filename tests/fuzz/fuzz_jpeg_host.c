@@ -62,7 +62,7 @@ static void check_host_paths(const uint8_t *data, size_t size)
     gj_huff_table table;
     int i, c, walked_ret;
 
-    walked_ret = gj_jpeg_parse_walking(data, size, &stream_walked, walk_scan, NULL);
+    walked_ret = gj_jpeg_parse_walking(data, size, &stream_walked, walk_scan, NULL, NULL);
     if (gj_jpeg_parse(data, size, 0, &stream) < 0) {
         REQUIRE(walked_ret < 0);
         return;

@@ -125,12 +125,12 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
         if ((ret = launch_idct(dec, c, &in_place, cp->comp_w[c], cp->comp_h[c])) < 0)
             return ret;
     {
+        uint32_t groups_per_row = (uint32_t)gj_jpeg_groups(cp->width, PIXEL_GROUP);
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_COLOR_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_COEFS]),
-            GJ_ARG_BUF(&dst.buf), GJ_ARG_U64(dst.offset), GJ_ARG_U32(dst.pitch),
+            GJ_ARG_BUF(&dst.buf), GJ_ARG_U64(dst.offset), GJ_ARG_U32(dst.pitch), GJ_ARG_U32(groups_per_row),
         };
-        return gj_dev_launch(dec->dev, "gj_jpeg_color", gj_jpeg_groups((size_t)cp->width * cp->height, PIXEL_GROUP),
-                             PIXEL_GROUP, a, 5);
+        return gj_dev_launch(dec->dev, "gj_jpeg_color", (size_t)groups_per_row * cp->height, PIXEL_GROUP, a, 6);
     }
 }
 

@@ -210,13 +210,39 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
     return 0;
 }
 
+/* One decode as the parser's callbacks see it. */
+typedef struct parse_context {
+    gj_jpeg_decoder *dec;
+    int damaged;
+} parse_context;
+
 /* The parser's walker: each scan's data is unstuffed as its end is found, so the
  * file is read once (the layout of decode_entropy.c only places it then). */
 static int unstuff_scan(void *opaque, int scan, const uint8_t *data, size_t at, size_t size, size_t *end)
 {
-    gj_jpeg_decoder *dec = opaque;
+    parse_context *ctx = opaque;
 
-    return gj_entropy_layout_unstuff(&dec->layouts[scan], data, at, size, end);
+    return gj_entropy_layout_unstuff(&ctx->dec->layouts[scan], data, at, size, end);
+}
+
+/* A scan is located: its decoding is queued at once, so that the GPU decodes it while
+ * the host walks the next one (GPUJPEG writes one scan per component). The frame
+ * header came before the first scan, so the coefficient buffer's size is known. */
+static int queue_scan(void *opaque, int scan)
+{
+    parse_context *ctx = opaque;
+    gj_jpeg_decoder *dec = ctx->dec;
+    const gj_jpeg_stream *s = &dec->stream;
+    int ret;
+
+    if (scan == 0) {
+        gj_jpeg_profile_mark(dec, ST_PARSE);
+        if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, gj_jpeg_block_offset(s, s->num_components) * 64 *
+                                                         sizeof(int16_t))) < 0)
+            return ret;
+        dec->pending = 1;
+    }
+    return gj_jpeg_decode_scan(dec, &s->scans[scan], scan, &ctx->damaged);
 }
 
 /* ------------------------------------------------------------------ frames */
@@ -252,8 +278,8 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
     gj_jpeg_stream *s;
     gj_frame *target = NULL;
     enum gj_pixel_format format;
-    size_t coef_bytes;
-    int ret, i, damaged = 0;
+    parse_context ctx = { dec, 0 };
+    int ret, i;
 
     if (!dec || !out || (!data && size))
         return GJ_ERROR_INVAL;
@@ -267,7 +293,7 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         return ret;
     dec->pending = 0;
     gj_jpeg_profile_mark(dec, ST_WAIT);
-    if ((ret = gj_jpeg_parse_walking(data, size, s, unstuff_scan, dec)) < 0)
+    if ((ret = gj_jpeg_parse_walking(data, size, s, unstuff_scan, queue_scan, &ctx)) < 0)
         return ret;
     format = out->format;
     if ((ret = check_output_format(s, &format)) < 0)
@@ -277,18 +303,10 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
                        out->width, out->height, gj_pixel_format_describe(out->format)->name,
                        s->width, s->height, gj_pixel_format_describe(format)->name);
     out->format = format;
-    gj_jpeg_profile_mark(dec, ST_PARSE);
-    coef_bytes = gj_jpeg_block_offset(s, s->num_components) * 64 * sizeof(int16_t);
-    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, coef_bytes)) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0)
-        return ret;
-    dec->pending = 1;
-    for (i = 0; i < s->num_scans; i++)
-        if ((ret = gj_jpeg_decode_scan(dec, &s->scans[i], i, &damaged)) < 0)
-            return ret;
     for (i = 0; i < s->num_components; i++)
-        damaged |= !s->comp[i].scanned;
-    if ((ret = gj_jpeg_upload_quant(dec)) < 0 || (ret = device_target(dec, out, &target)) < 0)
+        ctx.damaged |= !s->comp[i].scanned;
+    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0 ||
+        (ret = gj_jpeg_upload_quant(dec)) < 0 || (ret = device_target(dec, out, &target)) < 0)
         return ret;
     ret = format == gj_jpeg_native_format(s) ? gj_jpeg_write_planar(dec, target) : gj_jpeg_write_packed(dec, target);
     gj_jpeg_profile_mark(dec, ST_PIXELS);
@@ -297,8 +315,8 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         ret = gj_staging_download(dec->dev, target, out, s->width, s->height);
     if (ret < 0)
         return ret;
-    out->decode_error_flags = damaged || s->warnings;
-    if (damaged)
+    out->decode_error_flags = ctx.damaged || s->warnings;
+    if (ctx.damaged)
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: premature end of data segment or missing restart markers; "
                "the missing part is grey");
     return 0;

@@ -28,6 +28,7 @@ typedef struct parser {
     int restart_interval;
     int saw_sof;
     gj_jpeg_scan_walker walk;       /* NULL: entropy_end() */
+    gj_jpeg_scan_ready ready;       /* NULL: none */
     void *walk_opaque;
 } parser;
 
@@ -383,7 +384,10 @@ static int locate_scan_data(parser *p)
     scan->data_size = end - p->pos;
     scan->truncated = end == p->size;
     p->pos = end;
-    return 0;
+    if (scan->data_size > GJ_JPEG_MAX_SCAN_BYTES)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: scan %d holds more than 512 MiB of entropy data",
+                       p->s->num_scans - 1);
+    return p->ready ? p->ready(p->walk_opaque, p->s->num_scans - 1) : 0;
 }
 
 static int handle_marker(parser *p, int marker, int headers_only, int *stop)
@@ -441,10 +445,10 @@ static int handle_marker(parser *p, int marker, int headers_only, int *stop)
 }
 
 static int parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s,
-                 gj_jpeg_scan_walker walk, void *opaque)
+                 gj_jpeg_scan_walker walk, gj_jpeg_scan_ready ready, void *opaque)
 {
     parser p;
-    int ret, marker, stop = 0, i;
+    int ret, marker, stop = 0;
 
     memset(s, 0, sizeof(*s));
     memset(&p, 0, sizeof(p));
@@ -452,6 +456,7 @@ static int parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_str
     p.size = size;
     p.s = s;
     p.walk = walk;
+    p.ready = ready;
     p.walk_opaque = opaque;
     if (!data || size < 2 || data[0] != 0xFF || data[1] != M_SOI)
         return gj_fail(GJ_ERROR_INVALIDDATA, "not a JPEG file (no SOI marker)");
@@ -470,22 +475,19 @@ static int parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_str
     }
     if (!s->num_scans)
         return gj_fail(GJ_ERROR_INVALIDDATA, "no scan in the file");
-    for (i = 0; i < s->num_scans; i++)
-        if (s->scans[i].data_size > GJ_JPEG_MAX_SCAN_BYTES)
-            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: scan %d holds more than 512 MiB of entropy data", i);
     set_color_space(s);
     return 0;
 }
 
 int gj_jpeg_parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_stream *s)
 {
-    return parse(data, size, headers_only, s, NULL, NULL);
+    return parse(data, size, headers_only, s, NULL, NULL, NULL);
 }
 
 int gj_jpeg_parse_walking(const uint8_t *data, size_t size, gj_jpeg_stream *s, gj_jpeg_scan_walker walk,
-                          void *opaque)
+                          gj_jpeg_scan_ready ready, void *opaque)
 {
-    return parse(data, size, 0, s, walk, opaque);
+    return parse(data, size, 0, s, walk, ready, opaque);
 }
 
 enum gj_pixel_format gj_jpeg_native_format(const gj_jpeg_stream *s)

@@ -91,9 +91,14 @@ static inline int gj_jpeg_ends_scan(uint8_t code)
 typedef int (*gj_jpeg_scan_walker)(void *opaque, int scan, const uint8_t *data, size_t at, size_t size,
                                    size_t *end);
 
-/* gj_jpeg_parse() of the whole file with `walk` locating each scan's data. */
+/* Called as soon as scan `scan` is located (s->scans[scan] complete, the headers before
+ * it parsed), so that its decoding can start while the rest of the file is parsed. */
+typedef int (*gj_jpeg_scan_ready)(void *opaque, int scan);
+
+/* gj_jpeg_parse() of the whole file with `walk` locating each scan's data and `ready`
+ * (may be NULL) told of each scan; both get opaque. */
 int gj_jpeg_parse_walking(const uint8_t *data, size_t size, gj_jpeg_stream *s, gj_jpeg_scan_walker walk,
-                          void *opaque);
+                          gj_jpeg_scan_ready ready, void *opaque);
 
 /* The native planar format of the stream's sampling, or GJ_PIX_FMT_NONE. */
 enum gj_pixel_format gj_jpeg_native_format(const gj_jpeg_stream *s);

@@ -17,7 +17,7 @@ GJ_FUNC gj_i32 gj_clamp255(gj_i32 v)
 
 /* The components' samples are block-major: each block's 64 samples, row by row, in the
  * first half of its GJ_BLOCK_BYTES (over its own coefficients, decode_pixels.c). */
-GJ_FUNC gj_i32 gj_plane_at(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_color_params *p, gj_u32 c,
+GJ_FUNC gj_i32 gj_plane_at(GJ_GLOBAL const gj_u8 *planes, const gj_color_params *p, gj_u32 c,
                            gj_u32 x, gj_u32 y)
 {
     gj_u64 off = (gj_u64)p->offset_hi[c] << 32 | p->offset_lo[c];
@@ -31,7 +31,7 @@ GJ_FUNC gj_i32 gj_plane_at(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_col
  * at the picture's edges the next sample is the edge sample itself (libjpeg's
  * special-cased first/last columns and replicated context rows amount to that).
  */
-GJ_FUNC gj_i32 gj_upsample(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_color_params *p, gj_u32 c,
+GJ_FUNC gj_i32 gj_upsample(GJ_GLOBAL const gj_u8 *planes, const gj_color_params *p, gj_u32 c,
                            gj_u32 x, gj_u32 y)
 {
     gj_u32 w = p->comp_w[c], h = p->comp_h[c];
@@ -75,13 +75,15 @@ GJ_FUNC gj_i32 gj_cmyk_channel(gj_i32 c, gj_i32 k)
     return (2 * c * k + 255) / 510;
 }
 
-GJ_FUNC void gj_pixel_rgb(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_color_params *p, gj_u32 x,
+GJ_FUNC void gj_pixel_rgb(GJ_GLOBAL const gj_u8 *planes, const gj_color_params *p, gj_u32 x,
                           gj_u32 y, gj_i32 *rgb)
 {
     gj_i32 s[4], i;
 
-    for (i = 0; i < (gj_i32)p->num_comps; i++)
-        s[i] = gj_upsample(planes, p, (gj_u32)i, x, y);
+    /* Unrolled with constant indices, s[] and the parameters stay in registers. */
+    GJ_UNROLL
+    for (i = 0; i < 4; i++)
+        s[i] = i < (gj_i32)p->num_comps ? gj_upsample(planes, p, (gj_u32)i, x, y) : 0;
     switch (p->color_space) {
     case GJ_CS_GRAY:
         rgb[0] = rgb[1] = rgb[2] = s[0];
@@ -107,7 +109,7 @@ GJ_FUNC void gj_pixel_rgb(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_colo
 }
 
 /* jdcolor.c's rgb_gray weights (FIX(0.299), FIX(0.587), FIX(0.114), 16-bit scale). */
-GJ_FUNC gj_i32 gj_pixel_gray(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_color_params *p, gj_u32 x,
+GJ_FUNC gj_i32 gj_pixel_gray(GJ_GLOBAL const gj_u8 *planes, const gj_color_params *p, gj_u32 x,
                              gj_u32 y)
 {
     gj_i32 r, g, b;
@@ -120,18 +122,23 @@ GJ_FUNC gj_i32 gj_pixel_gray(GJ_GLOBAL const gj_u8 *planes, GJ_GLOBAL const gj_c
     return (19595 * r + 38470 * g + 7471 * b + 32768) >> 16;
 }
 
-GJ_KERNEL gj_jpeg_color(GJ_GLOBAL const gj_color_params *p, GJ_GLOBAL const gj_u8 *planes,
-                        GJ_GLOBAL gj_u8 *out, gj_u64 out_offset, gj_u32 out_pitch)
+/*
+ * One thread per pixel, groups_per_row work-groups per row. The parameters are
+ * copied out of global memory once: read through the pointer, they would be
+ * reloaded around every store (the output might alias them).
+ */
+GJ_KERNEL gj_jpeg_color(GJ_GLOBAL const gj_color_params *params, GJ_GLOBAL const gj_u8 *planes,
+                        GJ_GLOBAL gj_u8 *out, gj_u64 out_offset, gj_u32 out_pitch, gj_u32 groups_per_row)
 {
-    gj_u64 id = gj_global_id();
-    gj_u32 x, y;
+    gj_color_params cp = *params;
+    const gj_color_params *p = &cp;
+    gj_u32 y = gj_group_id() / groups_per_row;
+    gj_u32 x = (gj_group_id() - y * groups_per_row) * gj_group_size() + gj_local_id();
     gj_i32 rgb[3];
     GJ_GLOBAL gj_u8 *o;
 
-    if (id >= (gj_u64)p->width * p->height)
+    if (x >= p->width || y >= p->height)
         return;
-    x = (gj_u32)(id % p->width);
-    y = (gj_u32)(id / p->width);
     o = out + out_offset + (gj_u64)y * out_pitch;
     if (p->out_format == GJ_COLOR_OUT_GRAY) {
         o[x] = (gj_u8)gj_pixel_gray(planes, p, x, y);
