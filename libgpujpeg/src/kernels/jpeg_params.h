@@ -152,4 +152,7 @@ typedef struct gj_color_params {
  * first half (kernels/jpeg_idct.h, block-major output). */
 #define GJ_BLOCK_BYTES 128
 
+/* Pixels of a row per thread of the colour kernel (kernels/jpeg_color.h). */
+#define GJ_COLOR_RUN 8
+
 #endif /* GJ_KERNELS_JPEG_PARAMS_H */
