@@ -1,7 +1,8 @@
 /*
  * Endpoints for a colour block (BC1, and the colour half of BC3 and YCoCg-DXT5),
- * one 4x4 block per thread, in integers only: the same input gives the same
- * block on CUDA, OpenCL and the host build.
+ * one 4x4 block per thread, decided in integers only (the split search of
+ * `high` filters in float first, dxt_cluster_splits.h): the same input gives
+ * the same block on CUDA, OpenCL and the host build.
  *
  *   fast      bounding box inset by 1/16 of the range, on the diagonal that the
  *             channels' covariance signs pick (van Waveren);
@@ -23,6 +24,7 @@
 
 #include "common.h"
 #include "dxt_palette.h"
+#include "dxt_cluster_splits.h"
 
 /*
  * The block's pixels packed as r | g << 8 | b << 16 (the fourth byte zero),
@@ -546,28 +548,20 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     return 1;
 }
 
-/* Splits kept from the cluster search: rounding the endpoints changes their order. */
-#define GJ_DXT_CLUSTER_KEEP 8
-
 /*
- * high: cluster fit. With the pixels sorted along the principal axis, a split
- * (i, j, k) gives the first i pixels weight 3 (of 3) on endpoint 0, the next
- * ones 2, then 1, the rest 0. With centred coordinates y = 16 x - sum the
- * least-squares error of a split is const - 144 |Q|^2 / det, Q = P[i] + P[j] +
- * P[k] (P: prefix sums of y in sorted order) and det the determinant of the
- * weights' normal equations: the best splits maximise |Q|^2 / det, compared by
- * cross-multiplying in 64-bit integers (no division, exact). The best few are
- * then rounded to RGB565 and measured exactly: which split wins after rounding
- * is what decides the quality (squish measures every split rounded, which is
- * 4 times slower than this for a few hundredths of a dB).
+ * high: cluster fit. The pixels sorted along the principal axis; the best few
+ * splits into four ordered clusters by their least-squares error
+ * (dxt_cluster_splits.h) are rounded to RGB565 and measured exactly: which
+ * split wins after rounding is what decides the quality (squish measures every
+ * split rounded, which is 4 times slower than this for a few hundredths of a dB).
  */
 GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
                                   gj_dxt_color_result *best)
 {
-    gj_i32 axis[3], t[16], rank[16], pre[3][17], sum[3] = { 0, 0, 0 }, e0[3], e1[3];
-    gj_i64 keep_q2[GJ_DXT_CLUSTER_KEEP];
-    gj_i32 keep_det[GJ_DXT_CLUSTER_KEEP], keep_split[GJ_DXT_CLUSTER_KEEP];
-    int p, q, ch, i, j, k, m;
+    gj_i32 axis[3], t[16], rank[16], sum[3] = { 0, 0, 0 }, e0[3], e1[3];
+    float pre[4 * 17];
+    gj_dxt_cluster_keep keep;
+    int p, q, ch, m;
 
     if (!gj_dxt_principal_axis(blk, axis)) {
         gj_dxt_color_fast(blk, four_only, fixed_blue, best);  /* one colour */
@@ -588,58 +582,27 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
         GJ_UNROLL
         for (p = 0; p < 16; p++)
             sum[ch] += gj_dxt_blk(blk, ch, p);
+    /* Prefix sums of y = 16 x - sum in sorted order (integers below 2^17: exact in float). */
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
-        gj_i32 y[16];
+        gj_i32 y[16], acc = 0;
         GJ_UNROLL
         for (p = 0; p < 16; p++)
             y[rank[p]] = 16 * gj_dxt_blk(blk, ch, p) - sum[ch];
-        pre[ch][0] = 0;
+        pre[ch] = 0.0f;
         GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            pre[ch][p + 1] = pre[ch][p] + y[p];
-    }
-    GJ_UNROLL
-    for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++) {
-        keep_q2[m] = -1;
-        keep_det[m] = 1;
-        keep_split[m] = 0;
-    }
-    for (i = 0; i <= 16; i++) {
-        for (j = i; j <= 16; j++) {
-            gj_i32 qij0 = pre[0][i] + pre[0][j], qij1 = pre[1][i] + pre[1][j], qij2 = pre[2][i] + pre[2][j];
-            for (k = j; k <= 16; k++) {
-                gj_i32 a2 = 5 * i + 3 * j + k, b2 = 144 - i - 3 * j - 5 * k, ab = 2 * (k - i);
-                gj_i32 det = a2 * b2 - ab * ab;
-                gj_i32 q0 = qij0 + pre[0][k], q1 = qij1 + pre[1][k], q2 = qij2 + pre[2][k];
-                gj_i64 qq = (gj_i64)q0 * q0 + (gj_i64)q1 * q1 + (gj_i64)q2 * q2;
-                const int last = GJ_DXT_CLUSTER_KEEP - 1;
-                /* det < 2^15 and qq < 2^36: the products fit in 64 bits. */
-                if (det > 0 && qq * keep_det[last] > keep_q2[last] * det) {
-                    keep_q2[last] = qq;
-                    keep_det[last] = det;
-                    keep_split[last] = i | j << 8 | k << 16;
-                    /* Insertion into the kept list, best first. */
-                    GJ_UNROLL
-                    for (m = last; m > 0; m--) {
-                        if (keep_q2[m] * keep_det[m - 1] > keep_q2[m - 1] * keep_det[m]) {
-                            gj_i64 tq = keep_q2[m];
-                            gj_i32 td = keep_det[m], ts = keep_split[m];
-                            keep_q2[m] = keep_q2[m - 1];
-                            keep_det[m] = keep_det[m - 1];
-                            keep_split[m] = keep_split[m - 1];
-                            keep_q2[m - 1] = tq;
-                            keep_det[m - 1] = td;
-                            keep_split[m - 1] = ts;
-                        }
-                    }
-                }
-            }
+        for (p = 0; p < 16; p++) {
+            acc += y[p];
+            pre[4 * (p + 1) + ch] = (float)acc;
         }
     }
+    GJ_UNROLL
+    for (p = 0; p <= 16; p++)
+        pre[4 * p + 3] = 0.0f;
+    gj_dxt_cluster_splits(pre, &keep);
     /* The kept splits best first; the list shifts so that it is only indexed by constants (registers). */
-    for (m = 0; m < GJ_DXT_CLUSTER_KEEP && keep_q2[0] >= 0; m++) {
-        gj_i32 bi = keep_split[0] & 255, bj = keep_split[0] >> 8 & 255, bk = keep_split[0] >> 16;
+    for (m = 0; m < GJ_DXT_CLUSTER_KEEP && keep.q2[0] >= 0; m++) {
+        gj_i32 bi = keep.split[0] & 255, bj = keep.split[0] >> 8 & 255, bk = keep.split[0] >> 16;
         gj_u32 weights = 0;
         GJ_UNROLL
         for (p = 0; p < 16; p++)
@@ -649,10 +612,10 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
                                   gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue), four_only, best);
         GJ_UNROLL
         for (q = 0; q < GJ_DXT_CLUSTER_KEEP - 1; q++) {
-            keep_q2[q] = keep_q2[q + 1];
-            keep_split[q] = keep_split[q + 1];
+            keep.q2[q] = keep.q2[q + 1];
+            keep.split[q] = keep.split[q + 1];
         }
-        keep_q2[GJ_DXT_CLUSTER_KEEP - 1] = -1;
+        keep.q2[GJ_DXT_CLUSTER_KEEP - 1] = -1;
     }
     gj_dxt_color_refit(blk, four_only, fixed_blue, best);
     gj_dxt_color_refit(blk, four_only, fixed_blue, best);
