@@ -125,7 +125,7 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
         if ((ret = launch_idct(dec, c, &in_place, cp->comp_w[c], cp->comp_h[c])) < 0)
             return ret;
     {
-        uint32_t groups_per_row = (uint32_t)gj_jpeg_groups(gj_jpeg_groups(cp->width, GJ_COLOR_RUN), PIXEL_GROUP);
+        uint32_t groups_per_row = (uint32_t)gj_jpeg_groups(cp->width, (size_t)GJ_COLOR_RUN * PIXEL_GROUP);
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_COLOR_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_COEFS]),
             GJ_ARG_BUF(&dst.buf), GJ_ARG_U64(dst.offset), GJ_ARG_U32(dst.pitch), GJ_ARG_U32(groups_per_row),

@@ -129,7 +129,8 @@ GJ_FUNC void gj_pixel_rgb(const gj_color_params *p, const gj_i32 *s, gj_i32 *rgb
 }
 
 /*
- * GJ_COLOR_RUN pixels of a row per thread, groups_per_row work-groups per row. The
+ * GJ_COLOR_RUN pixels of a row per thread, one group width apart (so that a warp's
+ * loads and stores stay together), groups_per_row work-groups per row. The
  * parameters are copied out of global memory once (read through the pointer, they
  * would be reloaded around every store, which might alias them), and the component
  * loops are unrolled with constant indices so that they stay in registers.
@@ -140,8 +141,8 @@ GJ_KERNEL gj_jpeg_color(GJ_GLOBAL const gj_color_params *params, GJ_GLOBAL const
     gj_color_params cp = *params;
     const gj_color_params *p = &cp;
     gj_u32 y = gj_group_id() / groups_per_row;
-    gj_u32 x0 = ((gj_group_id() - y * groups_per_row) * gj_group_size() + gj_local_id()) * GJ_COLOR_RUN;
-    gj_u32 x, c, n = p->num_comps, fmt = p->out_format;
+    gj_u32 step = gj_group_size(), x0 = (gj_group_id() - y * groups_per_row) * step * GJ_COLOR_RUN + gj_local_id();
+    gj_u32 x, k, c, n = p->num_comps, fmt = p->out_format;
     gj_u64 near[4], far[4];
     gj_i32 s[4], rgb[3];
     GJ_GLOBAL gj_u8 *o;
@@ -153,7 +154,7 @@ GJ_KERNEL gj_jpeg_color(GJ_GLOBAL const gj_color_params *params, GJ_GLOBAL const
         if (c < n)
             gj_upsample_rows(p, c, y, &near[c], &far[c]);
     o = out + out_offset + (gj_u64)y * out_pitch;
-    for (x = x0; x < x0 + GJ_COLOR_RUN && x < p->width; x++) {
+    for (k = 0, x = x0; k < GJ_COLOR_RUN && x < p->width; k++, x += step) {
         GJ_UNROLL
         for (c = 0; c < 4; c++)
             s[c] = c < n ? gj_upsample(planes, p, c, near[c], far[c], x, y) : 0;
