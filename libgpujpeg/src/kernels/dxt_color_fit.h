@@ -492,15 +492,11 @@ GJ_FUNC gj_i64 gj_dxt_max_abs3(const gj_i64 *v)
  */
 GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
 {
-    gj_i32 sum[3] = { 0, 0, 0 }, cov[3][3];
+    const gj_i32 *sum = blk->sum;
+    gj_i32 cov[3][3];
     gj_i64 v[3];
     int p, a, b, it, start = 0;
 
-    GJ_UNROLL
-    for (a = 0; a < 3; a++)
-        GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            sum[a] += gj_dxt_blk(blk, a, p);
     GJ_UNROLL
     for (a = 0; a < 3; a++) {
         GJ_UNROLL
@@ -558,7 +554,7 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
 GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
                                   gj_dxt_color_result *best)
 {
-    gj_i32 axis[3], t[16], rank[16], sum[3] = { 0, 0, 0 }, e0[3], e1[3];
+    gj_i32 axis[3], t[16], rank[16], e0[3], e1[3];
     float pre[4 * 17];
     gj_dxt_cluster_keep keep;
     int p, q, ch, m;
@@ -577,18 +573,13 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
         for (q = 0; q < 16; q++)
             rank[p] += t[q] < t[p] || (t[q] == t[p] && q < p);
     }
-    GJ_UNROLL
-    for (ch = 0; ch < 3; ch++)
-        GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            sum[ch] += gj_dxt_blk(blk, ch, p);
     /* Prefix sums of y = 16 x - sum in sorted order (integers below 2^17: exact in float). */
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 y[16], acc = 0;
         GJ_UNROLL
         for (p = 0; p < 16; p++)
-            y[rank[p]] = 16 * gj_dxt_blk(blk, ch, p) - sum[ch];
+            y[rank[p]] = 16 * gj_dxt_blk(blk, ch, p) - blk->sum[ch];
         pre[ch] = 0.0f;
         GJ_UNROLL
         for (p = 0; p < 16; p++) {
