@@ -369,8 +369,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
         return ret;
     /* The coefficients are written from zero; until now the buffer was scratch. */
     if (first && (ret = dec->dev->ops->fill_zero(dec->dev, &dec->buf[BUF_COEFS], 0,
-                                                 gj_jpeg_block_offset(&dec->stream, dec->stream.num_components) *
-                                                 64 * sizeof(int16_t))) < 0)
+                                                 gj_jpeg_coef_bytes(&dec->stream))) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_PREFIX);
     a[0] = GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]);

@@ -36,6 +36,11 @@ uint64_t gj_jpeg_block_offset(const gj_jpeg_stream *s, int c)
     return n;
 }
 
+uint64_t gj_jpeg_coef_bytes(const gj_jpeg_stream *s)
+{
+    return gj_jpeg_block_offset(s, s->num_components) * GJ_BLOCK_BYTES;
+}
+
 plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i)
 {
     plane_ref r;

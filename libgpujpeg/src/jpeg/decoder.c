@@ -235,10 +235,9 @@ static int queue_scan(void *opaque, int scan)
     const gj_jpeg_stream *s = &dec->stream;
     int ret;
 
+    gj_jpeg_profile_mark(dec, ST_PARSE);
     if (scan == 0) {
-        gj_jpeg_profile_mark(dec, ST_PARSE);
-        if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, gj_jpeg_block_offset(s, s->num_components) * 64 *
-                                                         sizeof(int16_t))) < 0)
+        if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, gj_jpeg_coef_bytes(s))) < 0)
             return ret;
         dec->pending = 1;
     }

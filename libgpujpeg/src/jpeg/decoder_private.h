@@ -133,6 +133,8 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
 /* decode_pixels.c */
 /* Where component c's blocks start in the coefficient buffer; c = num_components: all blocks. */
 uint64_t gj_jpeg_block_offset(const gj_jpeg_stream *s, int c);
+/* Bytes of the coefficient buffer: every block of every component. */
+uint64_t gj_jpeg_coef_bytes(const gj_jpeg_stream *s);
 int gj_jpeg_upsample_method(const gj_jpeg_stream *s, int c, uint32_t *fx, uint32_t *fy);
 plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i);
 int gj_jpeg_upload_quant(gj_jpeg_decoder *dec);
