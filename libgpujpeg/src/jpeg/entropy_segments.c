@@ -2,6 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* SSE2 (every x86-64) where the compiler has its intrinsics, else 64-bit words;
+ * GJ_WORDWISE_UNSTUFF picks the words anyway (a unit test builds both). */
+#if defined(__SSE2__) && defined(__GNUC__) && !defined(GJ_WORDWISE_UNSTUFF)
+#define UNSTUFF_SSE2 1
+#include <emmintrin.h>
+#endif
+
 #include "jpeg/entropy_segments.h"
 #include "log.h"
 
@@ -34,7 +41,7 @@ static void free_bytes(gj_entropy_layout *e)
     e->bytes_cap = 0;
 }
 
-/* Room for one more piece. */
+/* Room for one more piece (amortised: the arrays double, and are kept between scans). */
 static int grow_pieces(gj_entropy_layout *e)
 {
     uint32_t old = e->pieces_cap;
@@ -51,6 +58,51 @@ static int grow_pieces(gj_entropy_layout *e)
 }
 
 /*
+ * Copies src to dst up to its first 0xFF byte, in one pass a vector (or a word) at a
+ * time, and returns how many bytes come before it (n: none). Whole vectors are
+ * stored: dst's n bytes may all be written, past the returned count; the caller
+ * overwrites those. Entropy data holds a 0xFF about every 100 bytes (stuffing,
+ * restart markers): a memchr + memcpy pair per 0xFF cost more in calls than copying.
+ */
+static size_t copy_to_ff(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    size_t k = 0;
+
+#ifdef UNSTUFF_SSE2
+    const __m128i ff = _mm_set1_epi8((char)0xFF);
+
+    /* Two vectors a step: a 0xFF comes every few steps, so the loop's own work counts. */
+    for (; k + 32 <= n; k += 32) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(src + k));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(src + k + 16));
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, ff)) |
+                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, ff)) << 16;
+
+        _mm_storeu_si128((__m128i *)(dst + k), v0);
+        _mm_storeu_si128((__m128i *)(dst + k + 16), v1);
+        if (mask)
+            return k + (size_t)__builtin_ctz(mask);
+    }
+#else
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+
+    for (; k + 8 <= n; k += 8) {
+        uint64_t v;
+
+        memcpy(&v, src + k, 8);
+        memcpy(dst + k, &v, 8);
+        /* Nonzero when a byte of v is 0xFF, i.e. a byte of ~v is zero (the lowest
+         * such byte is flagged exactly): the word holds one, find it bytewise. */
+        if ((~v - ones) & v & highs)
+            break;
+    }
+#endif
+    for (; k < n && src[k] != 0xFF; k++)
+        dst[k] = src[k];
+    return k;
+}
+
+/*
  * Walks from one 0xFF to the next: a stuffed 0xFF 0x00 keeps the 0xFF, RSTn starts
  * a new piece, any other marker ends the scan, and so does a 0xFF that ends the
  * file (dropped, as its marker was cut off).
@@ -58,6 +110,8 @@ static int grow_pieces(gj_entropy_layout *e)
 int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t at, size_t size, size_t *end)
 {
     size_t i = at, o = 0, room;
+    uint8_t *out, *rsts;
+    uint32_t *starts, pieces;
 
     /* Past the largest scan the parser accepts, it refuses the scan: walk no further. */
     if (size - at > GJ_JPEG_MAX_SCAN_BYTES)
@@ -78,29 +132,47 @@ int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t 
     if (grow_pieces(e) < 0)
         return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
     e->piece_start[e->num_pieces++] = 0;
+    /* In locals: the byte stores may alias *e, which would be read again at every 0xFF. */
+    out = e->bytes;
+    starts = e->piece_start;
+    rsts = e->piece_rst;
+    pieces = e->num_pieces;
     while (i < size) {
-        /* Bulk-copy up to the next 0xFF. */
-        const uint8_t *ff = memchr(data + i, 0xFF, size - i);
-        size_t run = ff ? (size_t)(ff - (data + i)) : size - i;
+        /* The output never runs ahead of the input (o <= i - at), so the copy's
+         * whole vectors stay within the room for the rest of the file. */
+        size_t run = copy_to_ff(out + o, data + i, size - i);
+        uint8_t next;
+        int is_rst;
 
-        memcpy(e->bytes + o, data + i, run);
         o += run;
         i += run;
         if (i + 1 >= size)
             break;      /* no 0xFF left, or one that starts a marker cut off by the file's end */
-        if (data[i + 1] == 0x00) {
-            e->bytes[o++] = 0xFF;
-        } else if (gj_jpeg_is_rst(data[i + 1])) {     /* a new piece starts here */
-            if (grow_pieces(e) < 0)
-                return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
-            e->piece_rst[e->num_pieces] = data[i + 1] & 7;
-            e->piece_start[e->num_pieces++] = (uint32_t)o;
-        } else {
+        next = data[i + 1];
+        /* Neither stuffing (0x00) nor RSTn (0xD0-0xD7), i.e. gj_jpeg_ends_scan(), as
+         * one product, both factors nonzero: compilers branch on each of two
+         * comparisons, and the two alternate unpredictably in restart-rich scans. */
+        if ((((next & 0xF8u) ^ 0xD0u) * next) != 0) {
             *end = i;
             break;
         }
+        if (pieces == e->pieces_cap) {
+            e->num_pieces = pieces;
+            if (grow_pieces(e) < 0)
+                return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
+            starts = e->piece_start;
+            rsts = e->piece_rst;
+        }
+        /* A stuffed 0xFF 0x00 keeps its 0xFF; RSTn starts a new piece here. */
+        is_rst = next != 0x00;
+        out[o] = 0xFF;
+        o += (size_t)!is_rst;
+        rsts[pieces] = next & 7;
+        starts[pieces] = (uint32_t)o;
+        pieces += (uint32_t)is_rst;
         i += 2;
     }
+    e->num_pieces = pieces;
     e->num_bytes = o;
     memset(e->bytes + o, 0, 4);
     return 0;

@@ -1,0 +1,177 @@
+/*
+ * The host entropy layout's fast paths (jpeg/entropy_segments.c) against plain
+ * models of what they promise: the unstuffing (copied a vector or a word at a time)
+ * against a byte-by-byte walk, on a 0xFF at every alignment followed by stuffing,
+ * every RSTn, another marker, 0xFF or nothing (the file's last byte), and on long
+ * random scans. Built twice (tests/tests.mk): with SSE2 where the compiler has it,
+ * and with 64-bit words (GJ_WORDWISE_UNSTUFF).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jpeg/entropy_segments.h"
+#include "unit_check.h"
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+/* A byte of entropy data that is not 0xFF. */
+static uint8_t data_byte(void)
+{
+    return (uint8_t)(next() % 255);
+}
+
+/* What the unstuffing must give, one byte at a time (T.81 B.1.1.5, F.1.2.3). */
+typedef struct model {
+    uint8_t *bytes;
+    size_t num_bytes, end;
+    uint32_t *piece_start;
+    uint8_t *piece_rst;
+    uint32_t num_pieces;
+} model;
+
+static void model_unstuff(model *m, const uint8_t *data, size_t at, size_t size)
+{
+    size_t i = at;
+
+    m->num_bytes = 0;
+    m->end = size;
+    m->num_pieces = 1;
+    m->piece_start[0] = 0;
+    while (i < size) {
+        if (data[i] != 0xFF) {
+            m->bytes[m->num_bytes++] = data[i++];
+            continue;
+        }
+        if (i + 1 >= size)
+            break;      /* a 0xFF ending the file: its marker was cut off */
+        if (data[i + 1] == 0x00) {
+            m->bytes[m->num_bytes++] = 0xFF;
+        } else if (data[i + 1] >= 0xD0 && data[i + 1] <= 0xD7) {
+            m->piece_rst[m->num_pieces] = data[i + 1] & 7;
+            m->piece_start[m->num_pieces++] = (uint32_t)m->num_bytes;
+        } else {
+            m->end = i;
+            break;
+        }
+        i += 2;
+    }
+}
+
+/* Unstuffs data[at, size) both ways; returns 1 when they agree. */
+static int same_unstuff(gj_entropy_layout *e, model *m, const uint8_t *data, size_t at, size_t size)
+{
+    static const uint8_t zeros[4];
+    size_t end = 0;
+
+    if (gj_entropy_layout_unstuff(e, data, at, size, &end) < 0)
+        return 0;
+    model_unstuff(m, data, at, size);
+    return end == m->end && e->num_bytes == m->num_bytes && !memcmp(e->bytes, m->bytes, m->num_bytes) &&
+           !memcmp(e->bytes + e->num_bytes, zeros, 4) && e->num_pieces == m->num_pieces &&
+           !memcmp(e->piece_start, m->piece_start, m->num_pieces * sizeof(uint32_t)) &&
+           (m->num_pieces < 2 || !memcmp(e->piece_rst + 1, m->piece_rst + 1, m->num_pieces - 1));
+}
+
+/* One 0xFF at every offset of scans of every length up to 80 bytes, starting at every
+ * offset of a 32-byte vector, followed by each kind of byte or by the file's end. */
+static void check_every_alignment(gj_entropy_layout *e, model *m)
+{
+    static const int followers[] = { 0x00, 0xD0, 0xD3, 0xD7, 0xD9, 0xC4, 0xFF, 0x01, -1 };
+    uint8_t data[160];
+    int len, at, pos, f, bad = 0, cases = 0;
+
+    for (len = 1; len <= 80; len++)
+        for (at = 0; at < 32; at++)
+            for (pos = 0; pos < len; pos++)
+                for (f = 0; f < (int)(sizeof(followers) / sizeof(followers[0])); f++) {
+                    int size = at + len, i;
+
+                    if (followers[f] < 0 && pos != len - 1)
+                        continue;       /* the file ends right after the 0xFF */
+                    if (followers[f] >= 0 && pos == len - 1)
+                        continue;
+                    for (i = 0; i < size; i++)
+                        data[i] = data_byte();
+                    data[at + pos] = 0xFF;
+                    if (followers[f] >= 0)
+                        data[at + pos + 1] = (uint8_t)followers[f];
+                    cases++;
+                    if (!same_unstuff(e, m, data, (size_t)at, (size_t)size)) {
+                        if (!bad)
+                            fprintf(stderr, "first difference: length %d at %d, 0xFF at %d followed by %d\n",
+                                    len, at, pos, followers[f]);
+                        bad++;
+                    }
+                }
+    CHECK(bad == 0, "unstuffing: %d of %d single-0xFF scans differ from the byte-by-byte walk", bad, cases);
+}
+
+/* Random scans of up to 64 KiB with 0xFF runs, stuffing and markers at every density. */
+static void check_random_scans(gj_entropy_layout *e, model *m, uint8_t *data, size_t cap)
+{
+    int t, bad = 0;
+
+    for (t = 0; t < 400; t++) {
+        size_t size = 1 + next() % cap, at = next() % 64, i;
+        uint32_t gap = 1 + next() % 300, other = next() % 4;
+
+        if (at >= size)
+            at = 0;
+        for (i = 0; i < size; i++) {
+            uint32_t r = next();
+            if (r % gap) {
+                data[i] = data_byte();
+            } else if (i + 1 < size) {
+                /* Mostly stuffing and restart markers, runs of 0xFF, and rarely
+                 * another marker (which ends the scan). */
+                uint32_t kind = (r / gap) % 64;
+                data[i++] = 0xFF;
+                data[i] = kind < 30 ? 0x00 : kind < 60 ? (uint8_t)(0xD0 + kind % 8) : kind < 63 ? 0xFF :
+                          other ? 0x00 : 0xD9;
+            } else {
+                data[i] = 0xFF;
+            }
+        }
+        if (!same_unstuff(e, m, data, at, size))
+            bad++;
+    }
+    CHECK(bad == 0, "unstuffing: %d of 400 random scans differ from the byte-by-byte walk", bad);
+}
+
+int main(void)
+{
+    gj_entropy_layout e;
+    model m;
+    size_t cap = 1 << 16;
+    uint8_t *data = malloc(cap + 64);
+
+    memset(&e, 0, sizeof(e));
+    m.bytes = malloc(cap + 64);
+    m.piece_start = malloc((cap + 64) * sizeof(uint32_t));
+    m.piece_rst = malloc(cap + 64);
+    if (!data || !m.bytes || !m.piece_start || !m.piece_rst) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    check_every_alignment(&e, &m);
+    check_random_scans(&e, &m, data, cap);
+    gj_entropy_layout_free(&e);
+    free(data);
+    free(m.bytes);
+    free(m.piece_start);
+    free(m.piece_rst);
+    if (failures)
+        return 1;
+    printf("jpeg_layout: unstuffing equals its model\n");
+    return 0;
+}
