@@ -3,8 +3,10 @@
  * models of what they promise: the unstuffing (copied a vector or a word at a time)
  * against a byte-by-byte walk, on a 0xFF at every alignment followed by stuffing,
  * every RSTn, another marker, 0xFF or nothing (the file's last byte), and on long
- * random scans. Built twice (tests/tests.mk): with SSE2 where the compiler has it,
- * and with 64-bit words (GJ_WORDWISE_UNSTUFF).
+ * random scans; the chunking (one multiplication per segment instead of a
+ * division) against exact ceilings, near every multiple of the chunk length and
+ * up to 32-bit segment lengths. Built twice (tests/tests.mk): with SSE2 where
+ * the compiler has it, and with 64-bit words (GJ_WORDWISE_UNSTUFF).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -148,6 +150,89 @@ static void check_random_scans(gj_entropy_layout *e, model *m, uint8_t *data, si
     CHECK(bad == 0, "unstuffing: %d of 400 random scans differ from the byte-by-byte walk", bad);
 }
 
+/* Segments of chosen lengths, chunked, against ceil(bits / chunk_bits) chunks each. */
+static int chunks_exact(gj_entropy_layout *e, const uint32_t *bits, uint32_t n, uint32_t chunk_bits)
+{
+    uint64_t total = 0;
+    uint32_t k, c, expect_max = 0, first = 0;
+
+    e->segments = realloc(e->segments, n * sizeof(*e->segments));
+    if (!e->segments)
+        return 0;
+    e->segments_cap = n;
+    e->num_segments = n;
+    e->max_segment_bits = 0;
+    for (k = 0; k < n; k++) {
+        memset(&e->segments[k], 0, sizeof(e->segments[k]));
+        e->segments[k].bit_count = bits[k];
+        e->max_segment_bits = bits[k] > e->max_segment_bits ? bits[k] : e->max_segment_bits;
+        total += bits[k];
+    }
+    e->num_bytes = (size_t)((total + 7) / 8);   /* the chunk array's bound follows the data */
+    if (gj_entropy_layout_chunk(e, chunk_bits) < 0)
+        return 0;
+    for (k = 0; k < n; k++) {
+        uint32_t want = bits[k] ? (uint32_t)(((uint64_t)bits[k] + chunk_bits - 1) / chunk_bits) : 1;
+        const gj_segment *s = &e->segments[k];
+
+        if (s->num_chunks != want || s->first_chunk != first)
+            return 0;
+        for (c = 0; c < want; c++)
+            if (e->chunk_segment[first + c] != k)
+                return 0;
+        first += want;
+        expect_max = want > expect_max ? want : expect_max;
+    }
+    return e->num_chunks == first && e->max_chunks_per_segment == expect_max;
+}
+
+static void check_chunking(gj_entropy_layout *e)
+{
+    static const uint32_t lengths[] = { 32, 64, 96, 256, 384, 512, 768, 1000, 1024, 4096, 12345, 1u << 20 };
+    static const uint32_t big[] = { 1u << 24, 0x7FFFFFE0u, 0x80000000u, 0xFFFFFFE0u };
+    uint32_t bits[64];
+    int l, j, bad = 0, cases = 0;
+
+    for (l = 0; l < (int)(sizeof(lengths) / sizeof(lengths[0])); l++) {
+        uint32_t cb = lengths[l], n = 0;
+
+        /* Around the first few multiples, empty segments, random lengths. */
+        for (j = 1; j <= 5; j++) {
+            bits[n++] = j * cb - 1;
+            bits[n++] = j * cb;
+            bits[n++] = j * cb + 1;
+        }
+        bits[n++] = 0;
+        bits[n++] = 1;
+        bits[n++] = 8;
+        while (n < 40)
+            bits[n++] = next() % (20 * cb);
+        cases++;
+        bad += !chunks_exact(e, bits, n, cb);
+        /* Every segment one chunk (the restart-rich path). */
+        bits[0] = 0;
+        bits[1] = 1;
+        bits[2] = cb - 1;
+        bits[3] = cb;
+        cases++;
+        bad += !chunks_exact(e, bits, 4, cb);
+    }
+    /* 32-bit lengths: up to a few thousand chunks each. */
+    for (l = 0; l < (int)(sizeof(big) / sizeof(big[0])); l++) {
+        uint32_t cb = big[l], n = 0, top = 0xFFFFFFF8u;
+
+        bits[n++] = top;
+        bits[n++] = top - cb + 1;
+        bits[n++] = cb - 1;
+        bits[n++] = cb;
+        bits[n++] = cb + 8 <= top ? cb + 8 : top;
+        bits[n++] = next() | 1u << 31;
+        cases++;
+        bad += !chunks_exact(e, bits, n, cb);
+    }
+    CHECK(bad == 0, "chunking: %d of %d sets of segments got other chunks than their ceilings", bad, cases);
+}
+
 int main(void)
 {
     gj_entropy_layout e;
@@ -165,6 +250,7 @@ int main(void)
     }
     check_every_alignment(&e, &m);
     check_random_scans(&e, &m, data, cap);
+    check_chunking(&e);
     gj_entropy_layout_free(&e);
     free(data);
     free(m.bytes);
@@ -172,6 +258,6 @@ int main(void)
     free(m.piece_rst);
     if (failures)
         return 1;
-    printf("jpeg_layout: unstuffing equals its model\n");
+    printf("jpeg_layout: unstuffing and chunking equal their models\n");
     return 0;
 }
