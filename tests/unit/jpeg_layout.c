@@ -13,17 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../tools/rng.h"
 #include "jpeg/entropy_segments.h"
 #include "unit_check.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1Dull;
-
 static uint32_t next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
+    return rng_next();
 }
 
 /* A byte of entropy data that is not 0xFF. */
@@ -240,6 +236,7 @@ int main(void)
     size_t cap = 1 << 16;
     uint8_t *data = malloc(cap + 64);
 
+    rng_state = 0x9E3779B97F4A7C15ull;
     memset(&e, 0, sizeof(e));
     m.bytes = malloc(cap + 64);
     m.piece_start = malloc((cap + 64) * sizeof(uint32_t));
