@@ -17,15 +17,10 @@
 #include "jpeg/entropy_segments.h"
 #include "unit_check.h"
 
-static uint32_t next(void)
-{
-    return rng_next();
-}
-
 /* A byte of entropy data that is not 0xFF. */
 static uint8_t data_byte(void)
 {
-    return (uint8_t)(next() % 255);
+    return (uint8_t)(rng_next() % 255);
 }
 
 /* What the unstuffing must give, one byte at a time (T.81 B.1.1.5, F.1.2.3). */
@@ -120,13 +115,13 @@ static void check_random_scans(gj_entropy_layout *e, model *m, uint8_t *data, si
     int t, bad = 0;
 
     for (t = 0; t < 400; t++) {
-        size_t size = 1 + next() % cap, at = next() % 64, i;
-        uint32_t gap = 1 + next() % 300, other = next() % 4;
+        size_t size = 1 + rng_next() % cap, at = rng_next() % 64, i;
+        uint32_t gap = 1 + rng_next() % 300, other = rng_next() % 4;
 
         if (at >= size)
             at = 0;
         for (i = 0; i < size; i++) {
-            uint32_t r = next();
+            uint32_t r = rng_next();
             if (r % gap) {
                 data[i] = data_byte();
             } else if (i + 1 < size) {
@@ -202,7 +197,7 @@ static void check_chunking(gj_entropy_layout *e)
         bits[n++] = 1;
         bits[n++] = 8;
         while (n < 40)
-            bits[n++] = next() % (20 * cb);
+            bits[n++] = rng_next() % (20 * cb);
         cases++;
         bad += !chunks_exact(e, bits, n, cb);
         /* Every segment one chunk (the restart-rich path). */
@@ -222,7 +217,7 @@ static void check_chunking(gj_entropy_layout *e)
         bits[n++] = cb - 1;
         bits[n++] = cb;
         bits[n++] = cb + 8 <= top ? cb + 8 : top;
-        bits[n++] = next() | 1u << 31;
+        bits[n++] = rng_next() | 1u << 31;
         cases++;
         bad += !chunks_exact(e, bits, n, cb);
     }
