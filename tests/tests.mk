@@ -149,6 +149,15 @@ tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$
 UNIT_TESTS += tests/unit/jpeg_idct
 tests_unit_jpeg_idct_SOURCES = tests/unit/jpeg_idct.c tests/unit/unit_check.h
 
+# The entropy layout's unstuffing and chunking against plain models, built with SSE2
+# (where the compiler has it) and with 64-bit words: from the sources, as the fuzzer.
+UNIT_TESTS += tests/unit/jpeg_layout tests/unit/jpeg_layout_words
+JPEG_LAYOUT_SOURCES = tests/unit/jpeg_layout.c tests/unit/unit_check.h tests/tools/rng.h \
+	libgpujpeg/src/jpeg/entropy_segments.c libgpujpeg/src/log.c
+tests_unit_jpeg_layout_SOURCES = $(JPEG_LAYOUT_SOURCES)
+tests_unit_jpeg_layout_words_SOURCES = $(JPEG_LAYOUT_SOURCES)
+tests_unit_jpeg_layout_words_CPPFLAGS = $(AM_CPPFLAGS) -DGJ_WORDWISE_UNSTUFF
+
 UNIT_TESTS += tests/unit/jpeg_lanes
 tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c tests/unit/unit_check.h
 tests_unit_jpeg_lanes_LDADD = libgpujpeg.la

@@ -78,7 +78,8 @@ static void check_host_paths(const uint8_t *data, size_t size)
         }
         if (gj_entropy_layout_scan(&layout, data, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), 512) == 0) {
             check_layout(&layout, 512);
-            REQUIRE(gj_entropy_layout_place(&walked[i], scan, (uint32_t)(scan->mcus_x * scan->mcus_y), 512) == 0);
+            REQUIRE(gj_entropy_layout_place(&walked[i], scan, (uint32_t)(scan->mcus_x * scan->mcus_y)) == 0);
+            REQUIRE(gj_entropy_layout_chunk(&walked[i], 512) == 0);
             check_same_layout(&layout, &walked[i]);
         }
     }

@@ -117,21 +117,20 @@ static int upload_scan(gj_jpeg_decoder *dec)
  * them) decode fastest one thread per segment, the writing kernel alone, when the
  * segments are many enough to fill the GPU and short enough for one thread each
  * (measured on an H200, doc/benchmarks.md). GJ_DIRECT=0/1 overrides, for tuning.
+ * Decided on the placed segments, before they are chunked: the chunk length that
+ * makes every segment one chunk, else chunk_bits.
  */
-static int restart_direct(gj_jpeg_decoder *dec, uint32_t *chunk_bits)
+static uint32_t restart_direct(const gj_jpeg_decoder *dec, uint32_t chunk_bits)
 {
     const gj_entropy_layout *e = dec->layout;
     uint32_t bits = e->max_segment_bits > 32 ? (e->max_segment_bits + 31) & ~31u : 32;
 
-    if (e->num_segments < 2 || chunks_are_segments(dec))
-        return 0;
+    if (e->num_segments < 2 || e->max_segment_bits <= chunk_bits)
+        return chunk_bits;      /* one chunk per segment already */
     if (dec->direct_mode == 0 ||
         (dec->direct_mode < 0 && (e->num_segments < DIRECT_MIN_SEGMENTS || bits > DIRECT_MAX_SEGMENT_BITS)))
-        return 0;
-    if (gj_entropy_layout_rechunk(dec->layout, bits) < 0)
-        return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out %u restart intervals", e->num_segments);
-    *chunk_bits = bits;
-    return 0;
+        return chunk_bits;
+    return bits;
 }
 
 /* One group: the first synchronisation pass is exact on its own. (Chunks that are
@@ -354,11 +353,12 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     dec->scan_params = dec->scan_params_of[index];
 
     /* The parser unstuffed the scan's data into its layout (decoder.c unstuff_scan()). */
-    ret = gj_entropy_layout_place(dec->layout, scan, (uint32_t)(scan->mcus_x * scan->mcus_y), chunk_bits);
+    ret = gj_entropy_layout_place(dec->layout, scan, (uint32_t)(scan->mcus_x * scan->mcus_y));
     if (ret < 0)
         return ret;
     *damaged |= dec->layout->damaged;
-    if ((ret = restart_direct(dec, &chunk_bits)) < 0)
+    chunk_bits = restart_direct(dec, chunk_bits);
+    if ((ret = gj_entropy_layout_chunk(dec->layout, chunk_bits)) < 0)
         return ret;
     if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, scan, first)) < 0)
         return ret;

@@ -2,6 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* SSE2 (every x86-64) where the compiler has its intrinsics, else 64-bit words;
+ * GJ_WORDWISE_UNSTUFF picks the words anyway (a unit test builds both). */
+#if defined(__SSE2__) && defined(__GNUC__) && !defined(GJ_WORDWISE_UNSTUFF)
+#define UNSTUFF_SSE2 1
+#include <emmintrin.h>
+#endif
+
 #include "jpeg/entropy_segments.h"
 #include "log.h"
 
@@ -34,7 +41,7 @@ static void free_bytes(gj_entropy_layout *e)
     e->bytes_cap = 0;
 }
 
-/* Room for one more piece. */
+/* Room for one more piece (amortised: the arrays double, and are kept between scans). */
 static int grow_pieces(gj_entropy_layout *e)
 {
     uint32_t old = e->pieces_cap;
@@ -51,6 +58,51 @@ static int grow_pieces(gj_entropy_layout *e)
 }
 
 /*
+ * Copies src to dst up to its first 0xFF byte, in one pass a vector (or a word) at a
+ * time, and returns how many bytes come before it (n: none). Whole vectors are
+ * stored: dst's n bytes may all be written, past the returned count; the caller
+ * overwrites those. Entropy data holds a 0xFF about every 100 bytes (stuffing,
+ * restart markers): a memchr + memcpy pair per 0xFF cost more in calls than copying.
+ */
+static size_t copy_to_ff(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    size_t k = 0;
+
+#ifdef UNSTUFF_SSE2
+    const __m128i ff = _mm_set1_epi8((char)0xFF);
+
+    /* Two vectors a step: a 0xFF comes every few steps, so the loop's own work counts. */
+    for (; k + 32 <= n; k += 32) {
+        __m128i v0 = _mm_loadu_si128((const __m128i *)(src + k));
+        __m128i v1 = _mm_loadu_si128((const __m128i *)(src + k + 16));
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v0, ff)) |
+                        (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v1, ff)) << 16;
+
+        _mm_storeu_si128((__m128i *)(dst + k), v0);
+        _mm_storeu_si128((__m128i *)(dst + k + 16), v1);
+        if (mask)
+            return k + (size_t)__builtin_ctz(mask);
+    }
+#else
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+
+    for (; k + 8 <= n; k += 8) {
+        uint64_t v;
+
+        memcpy(&v, src + k, 8);
+        memcpy(dst + k, &v, 8);
+        /* Nonzero when a byte of v is 0xFF, i.e. a byte of ~v is zero (the lowest
+         * such byte is flagged exactly): the word holds one, find it bytewise. */
+        if ((~v - ones) & v & highs)
+            break;
+    }
+#endif
+    for (; k < n && src[k] != 0xFF; k++)
+        dst[k] = src[k];
+    return k;
+}
+
+/*
  * Walks from one 0xFF to the next: a stuffed 0xFF 0x00 keeps the 0xFF, RSTn starts
  * a new piece, any other marker ends the scan, and so does a 0xFF that ends the
  * file (dropped, as its marker was cut off).
@@ -58,6 +110,8 @@ static int grow_pieces(gj_entropy_layout *e)
 int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t at, size_t size, size_t *end)
 {
     size_t i = at, o = 0, room;
+    uint8_t *out, *rsts;
+    uint32_t *starts, pieces;
 
     /* Past the largest scan the parser accepts, it refuses the scan: walk no further. */
     if (size - at > GJ_JPEG_MAX_SCAN_BYTES)
@@ -78,71 +132,96 @@ int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t 
     if (grow_pieces(e) < 0)
         return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
     e->piece_start[e->num_pieces++] = 0;
+    /* In locals: the byte stores may alias *e, which would be read again at every 0xFF. */
+    out = e->bytes;
+    starts = e->piece_start;
+    rsts = e->piece_rst;
+    pieces = e->num_pieces;
     while (i < size) {
-        /* Bulk-copy up to the next 0xFF. */
-        const uint8_t *ff = memchr(data + i, 0xFF, size - i);
-        size_t run = ff ? (size_t)(ff - (data + i)) : size - i;
+        /* The output never runs ahead of the input (o <= i - at), so the copy's
+         * whole vectors stay within the room for the rest of the file. */
+        size_t run = copy_to_ff(out + o, data + i, size - i);
+        uint8_t next;
+        int is_rst;
 
-        memcpy(e->bytes + o, data + i, run);
         o += run;
         i += run;
         if (i + 1 >= size)
             break;      /* no 0xFF left, or one that starts a marker cut off by the file's end */
-        if (data[i + 1] == 0x00) {
-            e->bytes[o++] = 0xFF;
-        } else if (gj_jpeg_is_rst(data[i + 1])) {     /* a new piece starts here */
-            if (grow_pieces(e) < 0)
-                return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
-            e->piece_rst[e->num_pieces] = data[i + 1] & 7;
-            e->piece_start[e->num_pieces++] = (uint32_t)o;
-        } else {
+        next = data[i + 1];
+        /* Neither stuffing (0x00) nor RSTn (0xD0-0xD7), i.e. gj_jpeg_ends_scan(), as
+         * one product, both factors nonzero: compilers branch on each of two
+         * comparisons, and the two alternate unpredictably in restart-rich scans. */
+        if ((((next & 0xF8u) ^ 0xD0u) * next) != 0) {
             *end = i;
             break;
         }
+        if (pieces == e->pieces_cap) {
+            e->num_pieces = pieces;
+            if (grow_pieces(e) < 0)
+                return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan");
+            starts = e->piece_start;
+            rsts = e->piece_rst;
+        }
+        /* A stuffed 0xFF 0x00 keeps its 0xFF; RSTn starts a new piece here. */
+        is_rst = next != 0x00;
+        out[o] = 0xFF;
+        o += (size_t)!is_rst;
+        rsts[pieces] = next & 7;
+        starts[pieces] = (uint32_t)o;
+        pieces += (uint32_t)is_rst;
         i += 2;
     }
+    e->num_pieces = pieces;
     e->num_bytes = o;
     memset(e->bytes + o, 0, 4);
     return 0;
 }
 
-/* Appends restart interval k with no data: libjpeg decodes its first MCU from zero bits. */
-static gj_segment *add_empty_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus)
+/*
+ * Writes restart interval k as *seg, holding `bits` bits from bit `start` (none:
+ * libjpeg decodes its first MCU from zero bits). Field by field: a compound literal
+ * went through the stack and stalled on the copy out (1/3 of placing a segment).
+ */
+static inline void put_segment(gj_segment *seg, uint32_t k, uint32_t interval, uint32_t total_mcus,
+                               uint64_t start, uint32_t bits)
 {
-    gj_segment *seg = &e->segments[e->num_segments++];
+    uint32_t first = k * interval;
 
-    memset(seg, 0, sizeof(*seg));
-    seg->first_mcu = k * interval;
-    seg->mcu_count = total_mcus - k * interval < interval ? total_mcus - k * interval : interval;
+    seg->bit_start_lo = (uint32_t)start;
+    seg->bit_start_hi = (uint32_t)(start >> 32);
+    seg->bit_count = bits;
+    seg->first_mcu = first;
+    seg->mcu_count = total_mcus - first < interval ? total_mcus - first : interval;
+    seg->first_chunk = 0;
+    seg->num_chunks = 0;
     seg->present = 1;
-    return seg;
 }
 
-/* Appends restart interval k with the data of piece p. */
-static void add_segment(gj_entropy_layout *e, uint32_t k, uint32_t interval, uint32_t total_mcus,
-                        const uint32_t *piece_start, uint32_t num_pieces, uint32_t p)
+/* Writes restart interval k with the data of piece p (of num_pieces, the last
+ * ending at num_bytes) to *seg; returns its bits. */
+static inline uint32_t take_piece(gj_segment *seg, uint32_t k, uint32_t interval, uint32_t total_mcus,
+                                  const uint32_t *piece_start, uint32_t num_pieces, size_t num_bytes, uint32_t p)
 {
-    gj_segment *seg = add_empty_segment(e, k, interval, total_mcus);
-    uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)e->num_bytes;
+    uint32_t end = p + 1 < num_pieces ? piece_start[p + 1] : (uint32_t)num_bytes;
+    uint32_t bits = (end - piece_start[p]) * 8;
 
-    seg->bit_start_lo = (uint32_t)((uint64_t)piece_start[p] * 8);
-    seg->bit_start_hi = (uint32_t)(((uint64_t)piece_start[p] * 8) >> 32);
-    seg->bit_count = (end - piece_start[p]) * 8;
+    put_segment(seg, k, interval, total_mcus, (uint64_t)piece_start[p] * 8, bits);
+    return bits;
 }
 
 /*
  * When libjpeg leaves a marker unread at the end of interval k, the next interval
  * reads no data; its first MCU is still decoded (from zero bits) unless the data
- * had already run out, i.e. unless interval k got no data itself or the file ends
- * there (a truncated scan).
+ * had already run out, i.e. unless interval k got no data itself (the last of the
+ * n segments so far is not k's, or is empty) or the file ends there (a truncated scan).
  */
-static int keep_decodes_one_mcu(const gj_entropy_layout *e, uint32_t k, uint32_t interval, int rst, int truncated)
+static int keep_decodes_one_mcu(const gj_segment *segs, uint32_t n, uint32_t k, uint32_t interval, int rst,
+                                int truncated)
 {
-    const gj_segment *last = e->num_segments ? &e->segments[e->num_segments - 1] : NULL;
-
     if (rst < 0 && truncated)
         return 0;
-    return last && last->first_mcu == k * interval && last->bit_count > 0;
+    return n && segs[n - 1].first_mcu == k * interval && segs[n - 1].bit_count > 0;
 }
 
 enum { RESYNC_TAKE = 1, RESYNC_SKIP = 2, RESYNC_KEEP = 3 };
@@ -177,8 +256,12 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
     uint32_t num_pieces = e->num_pieces;
     uint32_t interval = scan->restart_interval ? (uint32_t)scan->restart_interval : total_mcus;
     uint32_t nseg = interval ? (total_mcus + interval - 1) / interval : 0, k, p = 0;
+    /* The count and the longest in locals: the segments' stores could alias *e's. */
+    uint32_t n = 0, max_bits, bits;
+    gj_segment *segs;
 
     e->num_segments = 0;
+    e->max_segment_bits = 0;
     if (!scan->restart_interval && num_pieces > 1) {
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: RST marker in a scan without restart interval; "
                "the data after it is ignored");
@@ -191,9 +274,16 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
     if (grow((void **)&e->segments, &e->segments_cap, 2 * num_pieces < nseg ? 2 * num_pieces : nseg,
              sizeof(*e->segments)) < 0)
         return GJ_ERROR_NOMEM;
-    add_segment(e, 0, interval, total_mcus, piece_start, num_pieces, 0);
+    segs = e->segments;
+    max_bits = take_piece(&segs[n++], 0, interval, total_mcus, piece_start, num_pieces, e->num_bytes, 0);
     for (k = 0; k + 1 < nseg; k++) {
-        int rst = -1;
+        int rst = p + 1 < num_pieces ? piece_rst[p + 1] : -1;
+
+        if (rst == (int)(k & 7)) {      /* the marker due: taken, nothing to resynchronise */
+            bits = take_piece(&segs[n++], k + 1, interval, total_mcus, piece_start, num_pieces, e->num_bytes, ++p);
+            max_bits = bits > max_bits ? bits : max_bits;
+            continue;
+        }
         for (;;) {
             int action;
             rst = p + 1 < num_pieces ? piece_rst[p + 1] : -1;
@@ -202,56 +292,108 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
                 p++;
                 continue;
             }
-            if (action == RESYNC_TAKE)
-                add_segment(e, k + 1, interval, total_mcus, piece_start, num_pieces, ++p);
-            else if (keep_decodes_one_mcu(e, k, interval, rst, scan->truncated))
-                add_empty_segment(e, k + 1, interval, total_mcus);
+            if (action == RESYNC_TAKE) {
+                bits = take_piece(&segs[n++], k + 1, interval, total_mcus, piece_start, num_pieces, e->num_bytes, ++p);
+                max_bits = bits > max_bits ? bits : max_bits;
+            } else if (keep_decodes_one_mcu(segs, n, k, interval, rst, scan->truncated)) {
+                put_segment(&segs[n++], k + 1, interval, total_mcus, 0, 0);
+            }
             break;
         }
         if (rst != (int)(k & 7))
             e->damaged = 1;
-        if (rst < 0 && !(e->num_segments && e->segments[e->num_segments - 1].first_mcu == (k + 1) * interval))
+        if (rst < 0 && !(n && segs[n - 1].first_mcu == (k + 1) * interval))
             break;      /* no data left: every later interval stays grey */
     }
+    e->num_segments = n;
+    e->max_segment_bits = max_bits;
     return 0;
 }
 
-int gj_entropy_layout_rechunk(gj_entropy_layout *e, uint32_t chunk_bits)
+/*
+ * x / d, rounded down, for a divisor fixed while a scan is chunked (d >= 32; magic =
+ * divide_magic(d)): one multiplication instead of a division, whose latency the
+ * chunking would wait on at every segment. magic = floor(2^64 / d) + 1 exceeds
+ * 2^64 / d by at most 1, so x * magic / 2^64 exceeds x / d by less than x / 2^64
+ * < 1/d: never past the next integer.
+ */
+#ifdef __SIZEOF_INT128__
+static inline uint64_t divide_magic(uint32_t d)
 {
-    uint32_t k, n = 0, i;
+    return UINT64_MAX / d + 1;
+}
 
-    e->max_chunks_per_segment = 0;
-    e->max_segment_bits = 0;
-    for (k = 0; k < e->num_segments; k++) {
-        gj_segment *s = &e->segments[k];
-        uint32_t c = s->bit_count ? (uint32_t)(((uint64_t)s->bit_count + chunk_bits - 1) / chunk_bits) : 1;
-        if (s->bit_count > e->max_segment_bits)
-            e->max_segment_bits = s->bit_count;
-        s->first_chunk = n;
-        s->num_chunks = c;
-        if (c > e->max_chunks_per_segment)
-            e->max_chunks_per_segment = c;
-        if (grow((void **)&e->chunk_segment, &e->chunks_cap, (size_t)n + c, sizeof(*e->chunk_segment)) < 0)
-            return GJ_ERROR_NOMEM;
-        for (i = 0; i < c; i++)
-            e->chunk_segment[n + i] = k;
-        n += c;
+static inline uint32_t divide(uint32_t x, uint32_t d, uint64_t magic)
+{
+    (void)d;
+    return (uint32_t)(((unsigned __int128)x * magic) >> 64);
+}
+#else
+static inline uint64_t divide_magic(uint32_t d)
+{
+    return d;
+}
+
+static inline uint32_t divide(uint32_t x, uint32_t d, uint64_t magic)
+{
+    (void)magic;
+    return x / d;
+}
+#endif
+
+int gj_entropy_layout_chunk(gj_entropy_layout *e, uint32_t chunk_bits)
+{
+    gj_segment *segs = e->segments;
+    uint32_t k, n = 0, c, max_chunks = 1, *chunk_segment;
+    size_t most;
+
+    if (chunk_bits < 32)        /* the kernels read whole 32-bit words */
+        return gj_fail(GJ_ERROR_INVAL, "JPEG scan: chunks of %u bits (32 at least)", chunk_bits);
+    /* No two segments share a byte: at most one chunk per segment and one per
+     * chunk_bits of data, so the array is sized once; 3 more for the fill's last
+     * group of 4. */
+    most = (size_t)e->num_segments + e->num_bytes * 8 / chunk_bits + 3;
+    if (grow((void **)&e->chunk_segment, &e->chunks_cap, most, sizeof(*e->chunk_segment)) < 0)
+        return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out %u restart intervals", e->num_segments);
+    chunk_segment = e->chunk_segment;
+    if (e->max_segment_bits <= chunk_bits) {
+        /* Every segment one chunk: restart-rich scans, often decoded so (decode_entropy.c). */
+        for (k = 0; k < e->num_segments; k++) {
+            segs[k].first_chunk = k;
+            segs[k].num_chunks = 1;
+            chunk_segment[k] = k;
+        }
+        n = e->num_segments;
+    } else {
+        uint64_t magic = divide_magic(chunk_bits);
+
+        for (k = 0; k < e->num_segments; k++) {
+            uint32_t *fill = chunk_segment + n;
+            size_t i;
+
+            c = segs[k].bit_count ? divide(segs[k].bit_count - 1, chunk_bits, magic) + 1 : 1;
+            segs[k].first_chunk = n;
+            segs[k].num_chunks = c;
+            max_chunks = c > max_chunks ? c : max_chunks;
+            for (i = 0; i < c; i += 4) {        /* in groups of 4, one vector store, past the end */
+                fill[i] = k;
+                fill[i + 1] = k;
+                fill[i + 2] = k;
+                fill[i + 3] = k;
+            }
+            n += c;
+        }
     }
     e->num_chunks = n;
+    e->max_chunks_per_segment = e->num_segments ? max_chunks : 0;
     return 0;
 }
 
-int gj_entropy_layout_place(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
-                            uint32_t chunk_bits)
+int gj_entropy_layout_place(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus)
 {
-    int ret;
-
     e->damaged = scan->truncated;
-    ret = place_pieces(e, scan, total_mcus);
-    if (ret >= 0)
-        ret = gj_entropy_layout_rechunk(e, chunk_bits);
-    if (ret < 0)
-        return gj_fail(ret, "out of memory laying out a scan of %zu bytes", scan->data_size);
+    if (place_pieces(e, scan, total_mcus) < 0)
+        return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out a scan of %zu bytes", scan->data_size);
     return 0;
 }
 
@@ -261,9 +403,9 @@ int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_j
     size_t end;
     int ret = gj_entropy_layout_unstuff(e, data, scan->data_offset, scan->data_offset + scan->data_size, &end);
 
-    if (ret < 0)
+    if (ret < 0 || (ret = gj_entropy_layout_place(e, scan, total_mcus)) < 0)
         return ret;
-    return gj_entropy_layout_place(e, scan, total_mcus, chunk_bits);
+    return gj_entropy_layout_chunk(e, chunk_bits);
 }
 
 void gj_entropy_layout_free(gj_entropy_layout *e)

@@ -34,8 +34,9 @@ typedef struct gj_entropy_layout {
 
 /*
  * Lays out `scan` of the file at `data` (total_mcus MCUs) with chunks of
- * chunk_bits bits: gj_entropy_layout_unstuff() of its data, then
- * gj_entropy_layout_place(). Reuses the layout's arrays between calls.
+ * chunk_bits bits: gj_entropy_layout_unstuff() of its data,
+ * gj_entropy_layout_place(), gj_entropy_layout_chunk(). Reuses the layout's
+ * arrays between calls.
  */
 int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_jpeg_scan *scan,
                            uint32_t total_mcus, uint32_t chunk_bits);
@@ -48,12 +49,12 @@ int gj_entropy_layout_scan(gj_entropy_layout *e, const uint8_t *data, const gj_j
 int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t at, size_t size, size_t *end);
 
 /* Places the unstuffed pieces into the restart intervals of `scan` (total_mcus
- * MCUs) the way libjpeg reads them, and splits them into chunks of chunk_bits. */
-int gj_entropy_layout_place(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus,
-                            uint32_t chunk_bits);
+ * MCUs) the way libjpeg reads them: the segments, max_segment_bits and damaged,
+ * from which the caller picks the chunk length. */
+int gj_entropy_layout_place(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t total_mcus);
 
-/* Splits the laid-out segments into chunks of chunk_bits again. */
-int gj_entropy_layout_rechunk(gj_entropy_layout *e, uint32_t chunk_bits);
+/* Splits the placed segments into chunks of chunk_bits (once per scan). */
+int gj_entropy_layout_chunk(gj_entropy_layout *e, uint32_t chunk_bits);
 
 void gj_entropy_layout_free(gj_entropy_layout *e);
 
