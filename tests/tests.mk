@@ -163,6 +163,11 @@ tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c tests/unit/unit_check.h
 tests_unit_jpeg_lanes_LDADD = libgpujpeg.la
 tests_unit_jpeg_lanes_LDFLAGS = -static
 
+UNIT_TESTS += tests/unit/jpeg_scan_buffers
+tests_unit_jpeg_scan_buffers_SOURCES = tests/unit/jpeg_scan_buffers.c tests/unit/unit_check.h
+tests_unit_jpeg_scan_buffers_LDADD = libgpujpeg.la
+tests_unit_jpeg_scan_buffers_LDFLAGS = -static
+
 UNIT_TESTS += tests/unit/dxt_api
 tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c tests/unit/unit_check.h
 tests_unit_dxt_api_LDADD = libgpujpeg.la

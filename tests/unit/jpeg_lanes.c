@@ -138,22 +138,14 @@ static void check_async(gj_device *dev, gj_jpeg_decoder *dec, picture *pics, int
 
 int main(void)
 {
-    const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
-    const char *corpus = getenv("GJ_TEST_CORPUS");
+    const char *corpus;
     static picture pics[MAX_FILES];
     gj_device *dev;
     gj_jpeg_decoder *dec;
     int n;
 
-    gj_log_set_level(GJ_LOG_QUIET);
-    if (!corpus) {
-        printf("GJ_TEST_CORPUS is not set\n");
+    if (unit_open_with_corpus(&dev, &corpus))
         return 77;
-    }
-    if (gj_device_create_from_string(&dev, spec) < 0) {
-        printf("no %s device\n", spec);
-        return 77;
-    }
     gj_jpeg_decoder_create(&dec, dev);
     n = load_pictures(dec, corpus, pics);
     CHECK(n >= 8, "only %d pictures in %s/good", n, corpus);

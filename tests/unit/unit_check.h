@@ -1,6 +1,7 @@
 /*
  * What the unit test programs share: CHECK (counts a failure and says why, without
- * stopping the test), reading an input file whole, comparing two host pictures.
+ * stopping the test), reading an input file whole, comparing two host pictures,
+ * opening the test device.
  * Each program includes it once.
  */
 #ifndef GJ_TESTS_UNIT_CHECK_H
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpujpeg/frame.h"
+#include "gpujpeg/gpujpeg.h"
 
 static int failures;
 
@@ -53,6 +54,24 @@ static inline int unit_same_picture(const gj_frame *a, const gj_frame *b)
                 return 0;
     }
     return 1;
+}
+
+/* The test device (GJ_TEST_DEVICE, default opencl-cpu) and the corpus (GJ_TEST_CORPUS),
+ * quiet logs; 0, or 77 (skip: the test's exit status) with the reason printed. */
+static inline int unit_open_with_corpus(gj_device **dev, const char **corpus)
+{
+    const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
+
+    gj_log_set_level(GJ_LOG_QUIET);
+    if (!(*corpus = getenv("GJ_TEST_CORPUS"))) {
+        printf("GJ_TEST_CORPUS is not set\n");
+        return 77;
+    }
+    if (gj_device_create_from_string(dev, spec) < 0) {
+        printf("no %s device\n", spec);
+        return 77;
+    }
+    return 0;
 }
 
 #endif /* GJ_TESTS_UNIT_CHECK_H */

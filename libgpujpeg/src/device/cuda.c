@@ -137,6 +137,28 @@ static void cuda_buffer_destroy(gj_device *dev, gj_buffer *buf)
     buf->size = 0;
 }
 
+/* Device pointers are plain addresses: a view is one inside the parent. */
+static int cuda_view_create(gj_device *dev, const gj_buffer *parent, size_t offset, size_t size,
+                            gj_buffer *view, size_t *start)
+{
+    size_t skip = (size_t)(-(parent->handle + offset) & (dev->view_align - 1));
+
+    view->handle = 0;
+    view->size = 0;
+    if (offset > parent->size || skip > parent->size - offset || size > parent->size - offset - skip)
+        return GJ_ERROR_UNSUPPORTED;
+    *start = offset + skip;
+    view->handle = parent->handle + *start;
+    view->size = size;
+    return 0;
+}
+
+static void cuda_view_release(gj_device *dev, gj_buffer *view)
+{
+    view->handle = 0;
+    view->size = 0;
+}
+
 static void *cuda_host_alloc(gj_device *dev, size_t size)
 {
     cuda_device *cd = dev->priv;
@@ -392,6 +414,8 @@ static const gj_device_ops cuda_ops = {
     .download_2d = cuda_download_2d,
     .copy_2d = cuda_copy_2d,
     .fill_zero = cuda_fill_zero,
+    .view_create = cuda_view_create,
+    .view_release = cuda_view_release,
     .launch = cuda_launch,
     .finish = cuda_finish,
     .open_sibling = cuda_open_sibling,
@@ -456,6 +480,8 @@ static cuda_device *device_alloc(const gj_cuda_driver *cu)
     cd->cu = cu;
     cd->dev.ops = &cuda_ops;
     cd->dev.priv = cd;
+    /* cuMemAlloc's own alignment: the kernels' widest loads stay aligned in a view. */
+    cd->dev.view_align = 256;
     return cd;
 }
 

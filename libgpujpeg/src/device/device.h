@@ -74,6 +74,21 @@ typedef struct gj_device_ops {
     int (*fill_zero)(gj_device *dev, const gj_buffer *buf, size_t offset, size_t size);
 
     /*
+     * A view of `size` bytes of parent: a buffer that kernels, copies and fills take
+     * like any other and whose bytes are the parent's (parent may be a plane of a
+     * frame: a handle and the size known to be there). It starts at *start, the
+     * first position from `offset` on that the device aligns views to (a multiple
+     * of view_align in memory). Not an allocation: the device's byte count leaves
+     * it out. When it does not fit in parent->size, or parent cannot have views
+     * (an OpenCL image or read-only buffer), GJ_ERROR_UNSUPPORTED without a message:
+     * the caller allocates instead. view_release may come while queued work still
+     * uses the view.
+     */
+    int (*view_create)(gj_device *dev, const gj_buffer *parent, size_t offset, size_t size,
+                       gj_buffer *view, size_t *start);
+    void (*view_release)(gj_device *dev, gj_buffer *view);
+
+    /*
      * Queues kernel `name` (a GJ_KERNEL of src/kernels) over `groups` work-groups
      * of `group_size` threads, one dimension.
      */
@@ -101,6 +116,7 @@ struct gj_device {
     gj_device_desc desc;
     char display_name[192];     /* "CUDA: <name>" / "OpenCL: <name> (<platform>)" */
     size_t buffer_bytes, peak_bytes;    /* held in buffers now, and at most (gj_device_buffer_bytes) */
+    size_t view_align;          /* views start on multiples of this in memory (a power of two) */
 };
 
 /* The backends' buffer_create and buffer_destroy report each buffer's size here. */

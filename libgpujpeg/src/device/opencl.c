@@ -321,6 +321,63 @@ static void opencl_buffer_destroy(gj_device *dev, gj_buffer *buf)
     buf->size = 0;
 }
 
+/*
+ * A sub-buffer. OpenCL makes none of a sub-buffer (a caller's plane may be one), so
+ * such a parent gives way to its own parent, at its offset there, which is where
+ * the alignment counts. The kernels read and write views: images and buffers that
+ * are not read-write do not serve.
+ */
+static int opencl_view_create(gj_device *dev, const gj_buffer *parent, size_t offset, size_t size,
+                              gj_buffer *view, size_t *start)
+{
+    cl_mem mem = (cl_mem)parent->handle, root = NULL;
+    cl_mem_object_type type = 0;
+    cl_mem_flags flags = 0;
+    size_t mem_size = 0, root_offset = 0, skip, end;
+    cl_buffer_region region;
+    cl_int err;
+
+    view->handle = 0;
+    view->size = 0;
+    if (!size)
+        return GJ_ERROR_UNSUPPORTED;
+    err = clGetMemObjectInfo(mem, CL_MEM_TYPE, sizeof(type), &type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_FLAGS, sizeof(flags), &flags, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof(mem_size), &mem_size, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(mem, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(root), &root, NULL);
+    if (err == CL_SUCCESS && root)
+        err = clGetMemObjectInfo(mem, CL_MEM_OFFSET, sizeof(root_offset), &root_offset, NULL);
+    if (err != CL_SUCCESS)
+        return cl_fail(dev->desc.name, err, "clGetMemObjectInfo of a view's parent");
+    if (type != CL_MEM_OBJECT_BUFFER || (flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)))
+        return GJ_ERROR_UNSUPPORTED;
+    skip = (size_t)(-(root_offset + offset) & (dev->view_align - 1));
+    end = parent->size < mem_size ? parent->size : mem_size;
+    if (offset > end || skip > end - offset || size > end - offset - skip)
+        return GJ_ERROR_UNSUPPORTED;
+    *start = offset + skip;
+    region.origin = root_offset + *start;
+    region.size = size;
+    mem = clCreateSubBuffer(root ? root : mem, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    if (err != CL_SUCCESS)
+        return cl_fail(dev->desc.name, err, "clCreateSubBuffer of %zu bytes at offset %zu", size, region.origin);
+    view->handle = (uintptr_t)mem;
+    view->size = size;
+    return 0;
+}
+
+/* The sub-buffer goes once the commands queued with it are done (OpenCL 1.2, 5.4.1). */
+static void opencl_view_release(gj_device *dev, gj_buffer *view)
+{
+    if (view->handle)
+        clReleaseMemObject((cl_mem)view->handle);
+    view->handle = 0;
+    view->size = 0;
+}
+
 /* Plain host memory: pinned CL_MEM_ALLOC_HOST_PTR mappings would need a map per
  * pointer, and PoCL on the CPU gains nothing from them. */
 static void *opencl_host_alloc(gj_device *dev, size_t size)
@@ -630,6 +687,8 @@ static const gj_device_ops opencl_ops = {
     .download_2d    = opencl_download_2d,
     .copy_2d        = opencl_copy_2d,
     .fill_zero      = opencl_fill_zero,
+    .view_create    = opencl_view_create,
+    .view_release   = opencl_view_release,
     .launch         = opencl_launch,
     .finish         = opencl_finish,
     .open_sibling   = opencl_open_sibling,
@@ -642,6 +701,7 @@ static int device_create(gj_device **out, cl_platform_id platform, cl_device_id 
                          int device_index)
 {
     opencl_device *cl = calloc(1, sizeof(*cl));
+    cl_uint align_bits = 0;
 
     if (!cl) {
         release_handles(context, device, queue);
@@ -655,6 +715,12 @@ static int device_create(gj_device **out, cl_platform_id platform, cl_device_id 
     cl->queue = queue;
     clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof(cl->max_alloc),
                     &cl->max_alloc, NULL);
+    /* Sub-buffers start on the device's base address alignment (in bits): at least
+     * 16 bytes, so that the kernels' widest loads stay aligned, and 512 when unknown. */
+    if (clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits, NULL) != CL_SUCCESS ||
+        !align_bits || (align_bits & (align_bits - 1)))
+        align_bits = 4096;
+    cl->pub.view_align = align_bits / 8 < 16 ? 16 : align_bits / 8;
     fill_desc(&cl->pub.desc, platform_index, device_index, platform, device);
     snprintf(cl->pub.display_name, sizeof(cl->pub.display_name), "OpenCL: %.*s (%.*s)", 120,
              cl->pub.desc.name, 60, cl->pub.desc.platform);

@@ -56,6 +56,49 @@ gj_buffer gj_staging_plane0(const gj_frame *f, uint64_t *offset)
     return gj_staging_plane(f, 0, offset);
 }
 
+/* Plane a's rows end where plane b's begin (gj_staging_plane()'s sizes end with the
+ * rows): OpenCL planes share a buffer at offsets, CUDA planes are addresses. */
+static int planes_abut(const gj_frame *f, const gj_buffer *a, const gj_buffer *b, uint64_t b_offset)
+{
+    if (f->memory == GJ_MEMORY_OPENCL)
+        return a->handle == b->handle && b_offset == a->size;
+    return b->handle == a->handle + a->size;
+}
+
+size_t gj_staging_contiguous(const gj_frame *f, gj_buffer *buf, uint64_t *offset)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
+    gj_buffer run = { 0, 0 }, prev = { 0, 0 };
+    uint64_t run_offset = 0;
+    size_t best = 0;
+
+    buf->handle = 0;
+    buf->size = 0;
+    *offset = 0;
+    for (int p = 0; p < d->nb_planes; p++) {
+        uint64_t at;
+        gj_buffer plane = gj_staging_plane(f, p, &at);
+
+        if (!plane.handle || f->linesize[p] <= 0) {
+            run.handle = 0;
+            continue;
+        }
+        if (run.handle && planes_abut(f, &prev, &plane, at)) {
+            run.size = f->memory == GJ_MEMORY_OPENCL ? plane.size : plane.handle + plane.size - run.handle;
+        } else {
+            run = plane;
+            run_offset = at;
+        }
+        prev = plane;
+        if (run.size - run_offset > best) {
+            best = run.size - run_offset;
+            *buf = run;
+            *offset = run_offset;
+        }
+    }
+    return best;
+}
+
 int gj_staging_download(gj_device *dev, const gj_frame *target, gj_frame *out, int w, int h)
 {
     const gj_pixel_format_desc *d = gj_pixel_format_describe(out->format);

@@ -27,6 +27,14 @@ gj_buffer gj_staging_plane0(const gj_frame *f, uint64_t *offset);
 /* Plane i of a device frame likewise. */
 gj_buffer gj_staging_plane(const gj_frame *f, int i, uint64_t *offset);
 
+/*
+ * The longest stretch of a device frame's memory that is one range: its planes'
+ * rows (pitch x plane height each), those that abut joined, as a parent buffer
+ * (that of the stretch's first plane, sized to the stretch's end) and the
+ * stretch's start in it. Returns its length; 0 when it has none.
+ */
+size_t gj_staging_contiguous(const gj_frame *f, gj_buffer *buf, uint64_t *offset);
+
 /* Queues the copy of every plane of target's w x h picture into the host frame out
  * (allocated when empty). */
 int gj_staging_download(gj_device *dev, const gj_frame *target, gj_frame *out, int w, int h);

@@ -79,26 +79,30 @@ static int chunks_are_segments(const gj_jpeg_decoder *dec)
 }
 
 /* The scan's inputs, and room for what the synchronisation and the prefix sums keep
- * per chunk (none when the chunks are segments: their buffers are only passed). */
+ * per chunk (none when the chunks are segments: their buffers are only passed); in
+ * the output frame where they fit (decode_scan_buffers.c). */
 static int upload_scan(gj_jpeg_decoder *dec)
 {
     gj_device *dev = dec->dev;
     const gj_entropy_layout *e = dec->layout;
     size_t nch = e->num_chunks, synced = chunks_are_segments(dec) ? 0 : nch;
     size_t groups = gj_jpeg_groups(synced, SCAN_GROUP), sync_groups = gj_jpeg_groups(synced, HUFF_GROUP);
+    size_t sizes[SCAN_BUFS] = {
+        [BUF_SCAN_PARAMS] = sizeof(gj_scan_params),
+        [BUF_BYTES] = padded_bytes(e),
+        [BUF_SEGMENTS] = e->num_segments * sizeof(gj_segment),
+        [BUF_CHUNK_SEG] = nch * sizeof(uint32_t),
+        [BUF_STATES] = synced * sizeof(gj_huff_packed_state),
+        [BUF_BOUNDS] = 2 * sync_groups * sizeof(gj_huff_packed_state),
+        [BUF_SUMS] = synced * SCAN_LANES * sizeof(int32_t),
+        [BUF_AGGR] = groups * SCAN_LANES * sizeof(int32_t),
+        [BUF_AGGR_HEAD] = groups * sizeof(uint32_t),
+        [BUF_CARRY] = groups * SCAN_LANES * sizeof(int32_t),
+        [BUF_COUNTER] = SYNC_MAX_ROUNDS * sizeof(uint32_t),
+    };
     int ret;
 
-    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_SCAN_PARAMS, sizeof(gj_scan_params))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_BYTES, padded_bytes(e))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_SEGMENTS, e->num_segments * sizeof(gj_segment))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_CHUNK_SEG, nch * sizeof(uint32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_STATES, synced * sizeof(gj_huff_packed_state))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_BOUNDS, 2 * sync_groups * sizeof(gj_huff_packed_state))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_SUMS, synced * SCAN_LANES * sizeof(int32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_AGGR_HEAD, groups * sizeof(uint32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_CARRY, groups * SCAN_LANES * sizeof(int32_t))) < 0 ||
-        (ret = gj_jpeg_ensure_buffer(dec, BUF_COUNTER, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
+    if ((ret = gj_jpeg_scan_buffers(dec, sizes)) < 0)
         return ret;
     if ((ret = dev->ops->upload(dev, &dec->buf[BUF_SCAN_PARAMS], 0, dec->scan_params, sizeof(gj_scan_params))) < 0 ||
         (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, padded_bytes(e))) < 0 ||

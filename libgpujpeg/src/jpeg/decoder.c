@@ -153,6 +153,7 @@ void gj_jpeg_decoder_free(gj_jpeg_decoder **pdec)
     profile_report_lanes(dec);
     gj_jpeg_lanes_free(dec);
     dec->dev->ops->finish(dec->dev);
+    gj_jpeg_return_frame(dec);
     for (i = 0; i < BUF_COUNT; i++)
         if (dec->buf[i].handle)
             dec->dev->ops->buffer_destroy(dec->dev, &dec->buf[i]);
@@ -213,6 +214,8 @@ static int check_output_format(const gj_jpeg_stream *s, enum gj_pixel_format *fo
 /* One decode as the parser's callbacks see it. */
 typedef struct parse_context {
     gj_jpeg_decoder *dec;
+    gj_frame *out;
+    gj_frame *target;           /* the device picture, chosen before the first scan is queued */
     int damaged;
 } parse_context;
 
@@ -225,9 +228,12 @@ static int unstuff_scan(void *opaque, int scan, const uint8_t *data, size_t at, 
     return gj_entropy_layout_unstuff(&ctx->dec->layouts[scan], data, at, size, end);
 }
 
+static int choose_target(parse_context *ctx);
+
 /* A scan is located: its decoding is queued at once, so that the GPU decodes it while
  * the host walks the next one (GPUJPEG writes one scan per component). The frame
- * header came before the first scan, so the coefficient buffer's size is known. */
+ * header came before the first scan, so the coefficient buffer's size is known, and
+ * the output picture, which holds the scans' buffers. */
 static int queue_scan(void *opaque, int scan)
 {
     parse_context *ctx = opaque;
@@ -237,7 +243,8 @@ static int queue_scan(void *opaque, int scan)
 
     gj_jpeg_profile_mark(dec, ST_PARSE);
     if (scan == 0) {
-        if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, gj_jpeg_coef_bytes(s))) < 0)
+        if ((ret = choose_target(ctx)) < 0 ||
+            (ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, gj_jpeg_coef_bytes(s))) < 0)
             return ret;
         dec->pending = 1;
     }
@@ -272,17 +279,36 @@ static int device_target(gj_jpeg_decoder *dec, gj_frame *out, gj_frame **target)
     return 0;
 }
 
-int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+/* The output's format and the device picture the kernels write, known from the frame
+ * header: the scans' buffers may live in that picture until the pixels are written. */
+static int choose_target(parse_context *ctx)
 {
-    gj_jpeg_stream *s;
-    gj_frame *target = NULL;
-    enum gj_pixel_format format;
-    parse_context ctx = { dec, 0 };
+    gj_jpeg_decoder *dec = ctx->dec;
+    const gj_jpeg_stream *s = &dec->stream;
+    gj_frame *out = ctx->out;
+    enum gj_pixel_format format = out->format;
+    int ret;
+
+    if ((ret = check_output_format(s, &format)) < 0)
+        return ret;
+    if (out->data[0] && (out->width != s->width || out->height != s->height || out->format != format))
+        return gj_fail(GJ_ERROR_INVAL, "output frame is %dx%d %s, the JPEG decodes to %dx%d %s",
+                       out->width, out->height, gj_pixel_format_describe(out->format)->name,
+                       s->width, s->height, gj_pixel_format_describe(format)->name);
+    out->format = format;
+    if ((ret = device_target(dec, out, &ctx->target)) < 0)
+        return ret;
+    gj_jpeg_borrow_frame(dec, ctx->target);
+    return 0;
+}
+
+/* Everything of gj_jpeg_decode_queue() but giving the frame back. */
+static int decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+{
+    gj_jpeg_stream *s = &dec->stream;
+    parse_context ctx = { dec, out, NULL, 0 };
     int ret, i;
 
-    if (!dec || !out || (!data && size))
-        return GJ_ERROR_INVAL;
-    s = &dec->stream;
     if (dec->profile) {
         dec->profile_last = now_ms();
         dec->profile_decodes++;
@@ -294,24 +320,19 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
     gj_jpeg_profile_mark(dec, ST_WAIT);
     if ((ret = gj_jpeg_parse_walking(data, size, s, unstuff_scan, queue_scan, &ctx)) < 0)
         return ret;
-    format = out->format;
-    if ((ret = check_output_format(s, &format)) < 0)
+    if (!ctx.target && (ret = choose_target(&ctx)) < 0)
         return ret;
-    if (out->data[0] && (out->width != s->width || out->height != s->height || out->format != format))
-        return gj_fail(GJ_ERROR_INVAL, "output frame is %dx%d %s, the JPEG decodes to %dx%d %s",
-                       out->width, out->height, gj_pixel_format_describe(out->format)->name,
-                       s->width, s->height, gj_pixel_format_describe(format)->name);
-    out->format = format;
     for (i = 0; i < s->num_components; i++)
         ctx.damaged |= !s->comp[i].scanned;
     if ((ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0 ||
-        (ret = gj_jpeg_upload_quant(dec)) < 0 || (ret = device_target(dec, out, &target)) < 0)
+        (ret = gj_jpeg_upload_quant(dec)) < 0)
         return ret;
-    ret = format == gj_jpeg_native_format(s) ? gj_jpeg_write_planar(dec, target) : gj_jpeg_write_packed(dec, target);
+    ret = out->format == gj_jpeg_native_format(s) ? gj_jpeg_write_planar(dec, ctx.target) :
+          gj_jpeg_write_packed(dec, ctx.target);
     gj_jpeg_profile_mark(dec, ST_PIXELS);
     /* A staged device picture is copied by the caller (decode_lanes.c). */
-    if (ret >= 0 && target != out && out->memory == GJ_MEMORY_HOST)
-        ret = gj_staging_download(dec->dev, target, out, s->width, s->height);
+    if (ret >= 0 && ctx.target != out && out->memory == GJ_MEMORY_HOST)
+        ret = gj_staging_download(dec->dev, ctx.target, out, s->width, s->height);
     if (ret < 0)
         return ret;
     out->decode_error_flags = ctx.damaged || s->warnings;
@@ -319,6 +340,18 @@ int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
         gj_log(GJ_LOG_WARNING, "corrupt JPEG data: premature end of data segment or missing restart markers; "
                "the missing part is grey");
     return 0;
+}
+
+int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+{
+    int ret;
+
+    if (!dec || !out || (!data && size))
+        return GJ_ERROR_INVAL;
+    ret = decode_queue(dec, data, size, out);
+    /* Queued work keeps its views; an error leaves the frame's content undefined. */
+    gj_jpeg_return_frame(dec);
+    return ret;
 }
 
 int gj_jpeg_decode(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)

@@ -52,6 +52,8 @@ enum {
     BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, BUF_HYP_SCRATCH,
     BUF_COEFS, BUF_QUANT, BUF_COLOR_PARAMS, BUF_COUNT
 };
+/* A scan's buffers: BUF_SCAN_PARAMS to BUF_COUNTER (decode_scan_buffers.c). */
+#define SCAN_BUFS BUF_HYP_SCRATCH
 
 /* Stage timing for tuning: with GJ_PROFILE=1 each mark waits for the device; with
  * GJ_PROFILE=2 it does not, and the times are the host's (the stream's decodes on
@@ -79,7 +81,13 @@ struct gj_jpeg_decoder {
     double profile_last;
     double profile_ms[ST_COUNT];
     uint32_t profile_rounds;
-    gj_buffer buf[BUF_COUNT];
+    gj_buffer buf[BUF_COUNT];        /* what the kernels take: the decoder's buffers, or views (frame_views) */
+    /* The output frame's memory that the current decode's scans may use (decode_scan_buffers.c):
+     * from borrowed_offset to borrowed.size in borrowed (no handle: none). */
+    gj_buffer borrowed;
+    uint64_t borrowed_offset;
+    uint32_t frame_views;            /* bit i: buf[i] is a view into the borrowed frame */
+    gj_buffer parked[BUF_COUNT];     /* the decoder's own buffer i while buf[i] is a view */
     gj_jpeg_stream stream;
     /* Host copies of what is uploaded: they must live until the queue has run. Each
      * scan has its own, so the host lays out the next scan while the GPU decodes
@@ -129,6 +137,17 @@ void gj_jpeg_lanes_free(gj_jpeg_decoder *dec);
  * memory until then. */
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int index,
                         int *damaged);
+
+/* decode_scan_buffers.c */
+/* The decode's scans may use target's memory until the pixels are written; chosen
+ * before the first scan is queued. */
+void gj_jpeg_borrow_frame(gj_jpeg_decoder *dec, const gj_frame *target);
+/* Binds buf[i] for each scan buffer i < SCAN_BUFS to sizes[i] bytes: a view into the
+ * borrowed frame where it fits, else the decoder's own buffer (gj_jpeg_ensure_buffer()).
+ * The last scan's views are released first: its queued work keeps what it uses. */
+int gj_jpeg_scan_buffers(gj_jpeg_decoder *dec, const size_t *sizes);
+/* The end of a decode, or of a decoder: no view stays, the frame is the caller's again. */
+void gj_jpeg_return_frame(gj_jpeg_decoder *dec);
 
 /* decode_pixels.c */
 /* Where component c's blocks start in the coefficient buffer; c = num_components: all blocks. */

@@ -432,6 +432,10 @@ static int handle_marker(parser *p, int marker, int headers_only, int *stop)
         ret = parse_sos(p, at, len);
         if (ret < 0)
             return ret;
+        /* Known from the first scan on, as libjpeg's jpeg_read_header() decides it:
+         * the decoder picks the output's format before it queues that scan. */
+        if (p->s->num_scans == 1)
+            set_color_space(p->s);
         if (headers_only) {
             *stop = 1;
             return 0;
@@ -475,7 +479,6 @@ static int parse(const uint8_t *data, size_t size, int headers_only, gj_jpeg_str
     }
     if (!s->num_scans)
         return gj_fail(GJ_ERROR_INVALIDDATA, "no scan in the file");
-    set_color_space(s);
     return 0;
 }
 

@@ -27,25 +27,31 @@ GJ_FUNC gj_i32 gj_huff_extend(gj_u32 v, gj_u32 s)
 }
 
 /*
- * Decodes one Huffman symbol (T.81 F.2.2.3 with a lookup table for short codes).
- * Longer codes take the shortest length whose largest code is not below the peeked
- * prefix; every length is tested without an early exit, so the threads of a warp,
- * which all reach this path when one does, stay together.
+ * Decodes one Huffman symbol (T.81 F.2.2.3 with a lookup table for short codes)
+ * from the next 32 bits, `peek`; *len receives its code length. Longer codes take
+ * the shortest length whose largest code is not below the peeked prefix; every
+ * length is tested without an early exit, so the threads of a warp, which all
+ * reach this path when one does, stay together.
  */
-GJ_FUNC gj_u32 gj_huff_symbol(gj_bitreader *br, GJ_LOCAL const gj_huff_table *t)
+GJ_FUNC gj_u32 gj_huff_symbol(gj_u32 peek, GJ_LOCAL const gj_huff_table *t, gj_u32 *len)
 {
-    gj_u32 peek = gj_br_peek(br, 16);
-    gj_u32 e = t->lookup[peek >> (16 - GJ_HUFF_LOOKUP_BITS)];
-    gj_u32 len = e >> 8, sym = e & 0xFF, l;
+    gj_u32 e = t->lookup[peek >> (32 - GJ_HUFF_LOOKUP_BITS)];
+    gj_u32 l = e >> 8, sym = e & 0xFF, code = peek >> 16, k;
 
-    if (!len) {
-        len = 17;       /* libjpeg: a bad code costs 17 bits and decodes as 0 */
-        for (l = 16; l > GJ_HUFF_LOOKUP_BITS; l--)
-            len = (gj_i32)(peek >> (16 - l)) <= t->maxcode[l] ? l : len;
-        sym = len <= 16 ? t->values[(gj_u32)((gj_i32)(peek >> (16 - len)) + t->valoffset[len]) & 0xFF] : 0;
+    if (!l) {
+        l = 17;         /* libjpeg: a bad code costs 17 bits and decodes as 0 */
+        for (k = 16; k > GJ_HUFF_LOOKUP_BITS; k--)
+            l = (gj_i32)(code >> (16 - k)) <= t->maxcode[k] ? k : l;
+        sym = l <= 16 ? t->values[(gj_u32)((gj_i32)(code >> (16 - l)) + t->valoffset[l]) & 0xFF] : 0;
     }
-    gj_br_skip(br, len);
+    *len = l;
     return sym;
+}
+
+/* The s value bits that follow a code of `len` bits in `peek` (s + len <= 32). */
+GJ_FUNC gj_u32 gj_huff_value_bits(gj_u32 peek, gj_u32 len, gj_u32 s)
+{
+    return s ? (peek << len) >> (32 - s) : 0;
 }
 
 /* Block-boundary marks of a run (jpeg_huffman_hyp.h): a mark is the state at a block
@@ -70,7 +76,19 @@ typedef struct gj_huff_output {
     gj_u32 matched;             /* MATCH: index of the matching entry, or GJ_HYP_NONE */
     GJ_GLOBAL gj_u16 *marks;
     GJ_GLOBAL const gj_u16 *match;
+    GJ_LOCAL const gj_u32 *filter;  /* MATCH, when filtered: bit r set when some entry of match[] is at r */
+    gj_u32 filtered;
 } gj_huff_output;
+
+/*
+ * A MATCH run's filter: one bit per position (bit - mark_base) below
+ * GJ_HYP_FILTER_BITS, set where some entry of match[] lies. Each lane of a warp
+ * reaches its block boundaries at other symbols, so a search of every entry at
+ * every boundary held the whole warp at nearly every symbol; the filter leaves
+ * the search to the positions where some entry lies (farther ones always search).
+ */
+#define GJ_HYP_FILTER_BITS 1024
+#define GJ_HYP_FILTER_WORDS (GJ_HYP_FILTER_BITS / 32)
 
 /* Records or matches the block boundary at (pos, slot); returns 1 to end the run. */
 GJ_FUNC gj_u32 gj_huff_mark(gj_huff_output *out, gj_u32 pos, gj_u32 slot)
@@ -84,6 +102,8 @@ GJ_FUNC gj_u32 gj_huff_mark(gj_huff_output *out, gj_u32 pos, gj_u32 slot)
             out->marks[out->mark_count++] = (gj_u16)m;
         return 0;
     }
+    if (out->filtered && rel < GJ_HYP_FILTER_BITS && !((out->filter[rel >> 5] >> (rel & 31)) & 1u))
+        return 0;
     for (i = 0; i < out->mark_count; i++) {
         if (out->match[i] == m) {
             out->matched = i;
@@ -100,16 +120,27 @@ GJ_FUNC gj_i32 gj_pick4(gj_u32 c, gj_i32 a, gj_i32 b, gj_i32 d, gj_i32 e)
     return c == 0 ? a : c == 1 ? b : c == 2 ? d : e;
 }
 
-GJ_FUNC gj_u64 gj_huff_block_offset(GJ_GLOBAL const gj_scan_params *p, gj_u32 block)
-{
-    gj_u32 mcu = block / p->blocks_in_mcu;
-    gj_u32 slot = block - mcu * p->blocks_in_mcu;
-    GJ_GLOBAL const gj_mcu_slot *s = &p->slots[slot];
-    gj_u32 mx = mcu % p->mcus_x, my = mcu / p->mcus_x;
-    gj_u64 bx = (gj_u64)mx * s->mcu_bw + s->block_x;
-    gj_u64 by = (gj_u64)my * s->mcu_bh + s->block_y;
+/*
+ * The slot table every work-group keeps in local memory (gj_huff_load_tables()),
+ * GJ_HUFF_SLOT_WORDS words: per slot, its component and tables, then where its
+ * blocks lie in the coefficient buffer: the block index of its block in the first
+ * MCU, and the steps to the next MCU row and column. The writing run finds a block
+ * from them and its MCU's column and row, which it counts as it goes (a division
+ * per block, in the threads of a warp that each reach a block at another symbol,
+ * cost a quarter of the writing kernel's instructions).
+ */
+#define GJ_HUFF_SLOT_WORDS (4 * GJ_MAX_SLOTS)
+#define GJ_SLOT_INFO(slot_info, s) ((slot_info)[s])     /* component | DC table << 4 | AC table << 8 */
+#define GJ_SLOT_BASE(slot_info, s) ((slot_info)[GJ_MAX_SLOTS + (s)])
+#define GJ_SLOT_ROW(slot_info, s) ((slot_info)[2 * GJ_MAX_SLOTS + (s)])
+#define GJ_SLOT_COL(slot_info, s) ((slot_info)[3 * GJ_MAX_SLOTS + (s)])
 
-    return ((gj_u64)p->comp_block_offset[s->comp] + by * p->comp_blocks_w[s->comp] + bx) * 64;
+/* Where the block of `slot` in MCU (mx, my) starts in the coefficient buffer. */
+GJ_FUNC gj_u64 gj_huff_block_offset(GJ_LOCAL const gj_u32 *slot_info, gj_u32 slot, gj_u32 mx, gj_u32 my)
+{
+    gj_u32 block = GJ_SLOT_BASE(slot_info, slot) + my * GJ_SLOT_ROW(slot_info, slot) + mx * GJ_SLOT_COL(slot_info, slot);
+
+    return (gj_u64)block * 64;
 }
 
 /*
@@ -148,13 +179,19 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
     gj_u32 cur_block = out->first_block - 1;
     gj_i32 dc0 = 0, dc1 = 0, dc2 = 0, dc3 = 0;
     gj_u64 block_off = 0;
-    gj_u32 block_ok = 0;
+    gj_u32 block_ok = 0, mx = 0, my = 0;
 
     if (!(st->flags & GJ_STATE_DONE)) {
         gj_br_init(&br, words, byte_start, bit_count >> 3, st->bit);
+        if (out->write) {
+            /* The MCU of the block being decoded, or of the next one at a block boundary. */
+            gj_u32 mcu = (cur_block + (zz == 0 ? 1u : 0u)) / blocks_in_mcu;
+            my = mcu / p->mcus_x;
+            mx = mcu - my * p->mcus_x;
+        }
         if (out->write && zz != 0 && cur_block < out->block_limit) {
             block_ok = 1;
-            block_off = gj_huff_block_offset(p, cur_block);
+            block_off = gj_huff_block_offset(slot_info, slot, mx, my);
         }
         for (;;) {
             if (slot == 0 && zz == 0 &&
@@ -164,13 +201,15 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
             }
             if (!is_last && br.pos >= limit)
                 break;
-            info = slot_info[slot];     /* component | DC table << 4 | AC table << 8 */
+            info = GJ_SLOT_INFO(slot_info, slot);
             {
                 /* DC and AC share the symbol decoding: one path for the whole warp. */
-                gj_u32 is_dc = zz == 0, c = info & 15;
-                gj_u32 sym = gj_huff_symbol(&br, &tables[is_dc ? (info >> 4) & 15 : info >> 8]);
+                gj_u32 is_dc = zz == 0, c = info & 15, len, peek = gj_br_peek(&br, 32);
+                gj_u32 sym = gj_huff_symbol(peek, &tables[is_dc ? (info >> 4) & 15 : info >> 8], &len);
                 gj_u32 sz = sym & 15, r = sym >> 4;
-                gj_i32 v = gj_huff_extend(gj_br_get(&br, sz), sz);
+                gj_i32 v = gj_huff_extend(gj_huff_value_bits(peek, len, sz), sz);
+
+                gj_br_consume(&br, len + sz);
 
                 if (is_dc) {
                     dc0 += c == 0 ? v : 0;
@@ -181,7 +220,7 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
                     cur_block++;
                     block_ok = out->write && cur_block < out->block_limit;
                     if (block_ok) {
-                        block_off = gj_huff_block_offset(p, cur_block);
+                        block_off = gj_huff_block_offset(slot_info, slot, mx, my);
                         out->coefs[block_off] = (gj_i16)(gj_pick4(c, out->dc_base0 + dc0, out->dc_base1 + dc1,
                                                                   out->dc_base2 + dc2, out->dc_base3 + dc3));
                     }
@@ -202,6 +241,10 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
                 if (++slot == blocks_in_mcu) {
                     slot = 0;
                     mcus++;
+                    if (++mx == p->mcus_x) {
+                        mx = 0;
+                        my++;
+                    }
                 }
                 if (out->mark_mode != GJ_MARK_NONE && gj_huff_mark(out, br.pos, slot))
                     break;
@@ -249,8 +292,15 @@ GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_
 
     for (i = gj_local_id(); i < n; i += gj_group_size())
         dst[i] = src[i];
-    for (i = gj_local_id(); i < p->blocks_in_mcu; i += gj_group_size())
-        slot_info[i] = p->slots[i].comp | p->slots[i].dc_table << 4 | p->slots[i].ac_table << 8;
+    for (i = gj_local_id(); i < p->blocks_in_mcu; i += gj_group_size()) {
+        GJ_GLOBAL const gj_mcu_slot *s = &p->slots[i];
+        gj_u32 w = p->comp_blocks_w[s->comp];
+
+        GJ_SLOT_INFO(slot_info, i) = s->comp | s->dc_table << 4 | s->ac_table << 8;
+        GJ_SLOT_BASE(slot_info, i) = p->comp_block_offset[s->comp] + s->block_y * w + s->block_x;
+        GJ_SLOT_ROW(slot_info, i) = s->mcu_bh * w;
+        GJ_SLOT_COL(slot_info, i) = s->mcu_bw;
+    }
     gj_barrier();
 }
 

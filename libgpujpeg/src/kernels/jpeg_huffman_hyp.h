@@ -65,7 +65,7 @@ GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
     GJ_GLOBAL gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
     GJ_GLOBAL gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
-    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     gj_u32 chunk, h, idx, limit, is_last, i;
     gj_huff_state st;
     gj_huff_output out;
@@ -103,6 +103,33 @@ GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_packed_state *hyp_states,
 }
 
 /*
+ * The MATCH filters (jpeg_huffman.h GJ_HYP_FILTER_BITS) of the chunks whose
+ * hypotheses the work-group's threads link into, from their marks: *first gets
+ * the first of those chunks.
+ */
+#define GJ_HYP_FILTER_CHUNKS (GJ_HYP_GROUP / 3 + 2)     /* hypotheses pay with 3 or more slots */
+GJ_FUNC void gj_huff_hyp_build_filters(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u16 *hyp_marks,
+                                       GJ_LOCAL gj_u32 *filters, gj_u32 *first)
+{
+    gj_u32 hyps = p->blocks_in_mcu, per_chunk = hyps * GJ_HYP_MARKS, i;
+    gj_u64 first_id = (gj_u64)gj_group_id() * gj_group_size();
+    gj_u32 lo = (gj_u32)(first_id / hyps);
+    gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps, (gj_u64)p->num_chunks - 1);
+    gj_u32 count = lo <= hi ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
+
+    *first = lo;
+    for (i = gj_local_id(); i < count * GJ_HYP_FILTER_WORDS; i += gj_group_size())
+        filters[i] = 0;
+    gj_barrier();
+    for (i = gj_local_id(); i < count * per_chunk; i += gj_group_size()) {
+        gj_u32 c = i / per_chunk, rel = hyp_marks[(gj_u64)lo * per_chunk + i] >> 4;
+        if (rel < GJ_HYP_FILTER_BITS)
+            gj_atomic_or_u32(&filters[c * GJ_HYP_FILTER_WORDS + (rel >> 5)], 1u << (rel & 31));
+    }
+    gj_barrier();
+}
+
+/*
  * level 0: links hypothesis h of chunk - 1 into the chunk (map entry h), storing
  * the end state as X(h) when nothing matches; level 1: links X(h) of chunk - 1,
  * where it exists (map entry hyps + h). A map row has 2 * hyps entries.
@@ -116,8 +143,9 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     GJ_GLOBAL gj_huff_packed_state *hyp_x = GJ_HYP_X(scratch, p);
     GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
-    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
-    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k;
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
+    GJ_LOCAL_DECL gj_u32 filters[GJ_HYP_FILTER_CHUNKS * GJ_HYP_FILTER_WORDS];
+    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k, first_filtered;
     gj_huff_state st, end;
     gj_huff_output out;
     gj_i32 sums[GJ_CHUNK_SUMS];
@@ -125,6 +153,7 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     GJ_GLOBAL gj_u8 *entry;
 
     gj_huff_load_tables(p, tables, slot_info);
+    gj_huff_hyp_build_filters(p, hyp_marks, filters, &first_filtered);
     if (!gj_huff_hyp_thread(p, &chunk, &h))
         return;
     entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
@@ -146,6 +175,9 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     out.mark_count = hyps * GJ_HYP_MARKS;
     out.matched = GJ_HYP_NONE;
     out.match = &hyp_marks[(gj_u64)chunk * hyps * GJ_HYP_MARKS];
+    /* Scans of fewer than 3 slots (hypotheses forced, GJ_SYNC) may span more chunks. */
+    out.filtered = chunk - first_filtered < GJ_HYP_FILTER_CHUNKS;
+    out.filter = &filters[out.filtered ? (chunk - first_filtered) * GJ_HYP_FILTER_WORDS : 0];
     gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
     if (out.matched != GJ_HYP_NONE) {
         result = out.matched / GJ_HYP_MARKS;

@@ -148,7 +148,7 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                        gj_u32 round, GJ_GLOBAL gj_u8 *scratch, gj_u32 num_hyps)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
-    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_huff_group_states l;
     GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS], l_idx[GJ_HUFF_GROUP];
     gj_u32 t = gj_local_id(), g = gj_group_id(), first = g * GJ_HUFF_GROUP, chunk = first + t;
@@ -221,7 +221,7 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
                               GJ_GLOBAL const gj_u32 *num_changed, gj_u32 counter)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
-    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_huff_group_states l;
     GJ_LOCAL_DECL gj_u32 l_dirty[GJ_HUFF_GROUP];
     gj_u32 t = gj_local_id(), base, g, carry = 0;
@@ -278,7 +278,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
                                GJ_GLOBAL gj_i16 *coefs)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
-    GJ_LOCAL_DECL gj_u32 slot_info[GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     gj_u32 chunk = (gj_u32)gj_global_id();
     gj_u32 idx, limit, is_last;
     gj_huff_state st;
