@@ -141,13 +141,12 @@ static void cuda_buffer_destroy(gj_device *dev, gj_buffer *buf)
 static int cuda_view_create(gj_device *dev, const gj_buffer *parent, size_t offset, size_t size,
                             gj_buffer *view, size_t *start)
 {
-    size_t skip = (size_t)(-(parent->handle + offset) & (dev->view_align - 1));
+    int ret;
 
     view->handle = 0;
     view->size = 0;
-    if (offset > parent->size || skip > parent->size - offset || size > parent->size - offset - skip)
-        return GJ_ERROR_UNSUPPORTED;
-    *start = offset + skip;
+    if ((ret = gj_dev_view_start(dev, parent->handle, offset, size, parent->size, start)) < 0)
+        return ret;
     view->handle = parent->handle + *start;
     view->size = size;
     return 0;

@@ -130,6 +130,21 @@ static inline void gj_dev_count_buffer(gj_device *dev, size_t size, int created)
         dev->peak_bytes = dev->buffer_bytes;
 }
 
+/* The backends' view_create: where a view of `size` bytes placed from `offset` on
+ * starts, aligned to view_align, in a parent of `room` bytes whose byte 0 lies at
+ * `base` (an address, or an offset in the allocation that alignment counts from);
+ * GJ_ERROR_UNSUPPORTED, without a message, when it does not fit. */
+static inline int gj_dev_view_start(const gj_device *dev, uint64_t base, size_t offset, size_t size,
+                                    size_t room, size_t *start)
+{
+    size_t skip = (size_t)(-(base + offset) & (dev->view_align - 1));
+
+    if (offset > room || skip > room - offset || size > room - offset - skip)
+        return GJ_ERROR_UNSUPPORTED;
+    *start = offset + skip;
+    return 0;
+}
+
 /* Backend entry points (device/cuda.c, device/opencl.c). Without the backend built
  * in, the stubs in device/device.c report 0 devices / GJ_ERROR_NODEV. */
 int gj_cuda_list(gj_device_desc *descs, int max);

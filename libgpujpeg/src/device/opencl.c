@@ -333,7 +333,7 @@ static int opencl_view_create(gj_device *dev, const gj_buffer *parent, size_t of
     cl_mem mem = (cl_mem)parent->handle, root = NULL;
     cl_mem_object_type type = 0;
     cl_mem_flags flags = 0;
-    size_t mem_size = 0, root_offset = 0, skip, end;
+    size_t mem_size = 0, root_offset = 0;
     cl_buffer_region region;
     cl_int err;
 
@@ -354,11 +354,9 @@ static int opencl_view_create(gj_device *dev, const gj_buffer *parent, size_t of
         return cl_fail(dev->desc.name, err, "clGetMemObjectInfo of a view's parent");
     if (type != CL_MEM_OBJECT_BUFFER || (flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY)))
         return GJ_ERROR_UNSUPPORTED;
-    skip = (size_t)(-(root_offset + offset) & (dev->view_align - 1));
-    end = parent->size < mem_size ? parent->size : mem_size;
-    if (offset > end || skip > end - offset || size > end - offset - skip)
+    if (gj_dev_view_start(dev, root_offset, offset, size, parent->size < mem_size ? parent->size : mem_size,
+                          start) < 0)
         return GJ_ERROR_UNSUPPORTED;
-    *start = offset + skip;
     region.origin = root_offset + *start;
     region.size = size;
     mem = clCreateSubBuffer(root ? root : mem, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);

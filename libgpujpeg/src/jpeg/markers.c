@@ -15,7 +15,6 @@ enum {
     M_APP0 = 0xE0, M_APP14 = 0xEE, M_APP15 = 0xEF, M_COM = 0xFE,
 };
 
-
 typedef struct parser {
     const uint8_t *data;
     size_t size;
