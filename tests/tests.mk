@@ -168,6 +168,11 @@ tests_unit_jpeg_scan_buffers_SOURCES = tests/unit/jpeg_scan_buffers.c tests/unit
 tests_unit_jpeg_scan_buffers_LDADD = libgpujpeg.la
 tests_unit_jpeg_scan_buffers_LDFLAGS = -static
 
+UNIT_TESTS += tests/unit/jpeg_stream_memory
+tests_unit_jpeg_stream_memory_SOURCES = tests/unit/jpeg_stream_memory.c tests/unit/unit_check.h
+tests_unit_jpeg_stream_memory_LDADD = libgpujpeg.la
+tests_unit_jpeg_stream_memory_LDFLAGS = -static
+
 UNIT_TESTS += tests/unit/dxt_api
 tests_unit_dxt_api_SOURCES = tests/unit/dxt_api.c tests/unit/unit_check.h
 tests_unit_dxt_api_LDADD = libgpujpeg.la
