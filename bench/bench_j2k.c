@@ -1,7 +1,7 @@
 /*
  * bench_j2k: times libgpujpeg's JPEG 2000 decoder on whole files.
  *
- *   bench_j2k [--device D] [--iters N] [--seconds S] [--host] [--reduce R] FILE...
+ *   bench_j2k [--device D] [--iters N] [--seconds S] [--host] [--reduce R] [--batch B [--mixed]] FILE...
  *
  * For each file (.j2k, .j2c, .jp2): 2 warm-up decodes, then up to N timed decodes
  * (default 30; at least 3, no more once S seconds (default 5) have passed), each
@@ -15,6 +15,14 @@
  * frame's size, as the issue's "at most 3x the frame" target asks. On CUDA,
  * gpu_mem is the driver's view: the drop of the device's free memory over the
  * same span (allocation granularity and the driver's own allocations included).
+ *
+ * --batch B: each timed call is one gj_j2k_decode_batch() of B pictures (the file
+ * B times) into B frames, after one warm-up batch; MEDIAN_MS and MIN_MS are per
+ * picture (the batch's time / B) and FPS the stream's pictures per second. With
+ * --mixed, one more line for batches of B pictures taken from every FILE in turn
+ * (pictures of different sizes and kinds side by side). GJ_LANES sets the lanes.
+ * peak is then the decoder's device only (output frames; the lanes' buffers are on
+ * sibling devices); gpu_mem (CUDA) counts everything, also given per picture.
  *
  * Build from the top of a configured and built tree (`make` builds it as bench/bench_j2k).
  */
@@ -37,6 +45,8 @@ typedef struct options {
     double seconds;
     int host;
     int reduce;
+    int batch;
+    int mixed;
 } options;
 
 static int parse_options(int argc, char **argv, options *o, int *first_file)
@@ -50,6 +60,11 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
 
         if (!strcmp(argv[i], "--host")) {
             o->host = 1;
+        } else if (!strcmp(argv[i], "--mixed")) {
+            o->mixed = 1;
+        } else if ((r = bench_option_value(argc, argv, &i, "--batch", &v)) != 0) {
+            if (r < 0 || bench_parse_int("--batch", v, 1, &o->batch) < 0)
+                return -1;
         } else if ((r = bench_option_value(argc, argv, &i, "--device", &v)) != 0) {
             if (r < 0)
                 return -1;
@@ -63,6 +78,10 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
         } else {
             break;
         }
+    }
+    if (o->mixed && !o->batch) {
+        fprintf(stderr, "bench_j2k: --mixed goes with --batch B\n");
+        return -1;
     }
     return bench_options_end(argc, argv, i, first_file);
 }
@@ -135,6 +154,106 @@ out:
     free(ms);
 }
 
+/* One batch of b->n pictures; the first failure is printed. */
+static int decode_batch_once(gj_j2k_decoder *dec, gj_device *dev, const uint8_t **data, const size_t *sizes, int n,
+                             gj_frame *frames, int *results)
+{
+    int ret = gj_j2k_decode_batch(dec, data, sizes, n, frames, results);
+
+    return ret < 0 ? ret : gj_device_synchronize(dev);
+}
+
+/*
+ * Batches of o->batch pictures taken from paths[0..nb_paths) in turn; one line
+ * named `label` (the file, or "mixed:N").
+ */
+static void bench_batch(gj_device *dev, const options *o, cuda_meminfo *mem, char **paths, int nb_paths,
+                        const char *label)
+{
+    int n = o->batch, samples = 0, ret = 0, w = 0, h = 0, comps = 0;
+    gj_j2k_decoder *dec = NULL;
+    uint8_t **files = calloc((size_t)nb_paths, sizeof(*files));
+    size_t *file_sizes = calloc((size_t)nb_paths, sizeof(*file_sizes));
+    const uint8_t **data = calloc((size_t)n, sizeof(*data));
+    size_t *sizes = calloc((size_t)n, sizeof(*sizes));
+    gj_frame *frames = calloc((size_t)n, sizeof(*frames));
+    int *results = calloc((size_t)n, sizeof(*results));
+    double *ms = malloc(sizeof(*ms) * (size_t)(o->iters > 0 ? o->iters : 1)), start, pixels = 0, bytes = 0;
+    size_t free_before = cuda_free_bytes(mem), free_lowest = free_before, free_now, peak = 0;
+    char notes[240] = "";
+    bench_result r;
+    gj_j2k_info info;
+    int len;
+
+    if (!files || !file_sizes || !data || !sizes || !frames || !results || !ms)
+        goto out;
+    for (int i = 0; i < nb_paths; i++)
+        if (bench_read_file(paths[i], &files[i], &file_sizes[i]) < 0)
+            goto out;
+    for (int i = 0; i < n; i++) {
+        data[i] = files[i % nb_paths];
+        sizes[i] = file_sizes[i % nb_paths];
+        frames[i] = (gj_frame){ .format = GJ_PIX_FMT_NONE, .memory = o->host ? GJ_MEMORY_HOST : gj_device_memory(dev) };
+    }
+    gj_device_reset_peak(dev);
+    if ((ret = gj_j2k_decoder_create(&dec, dev)) < 0 || (ret = gj_j2k_decoder_set_reduce(dec, o->reduce)) < 0 ||
+        (ret = decode_batch_once(dec, dev, data, sizes, n, frames, results)) < 0)
+        goto fail;
+    start = bench_now_ms();
+    while (bench_more_samples(samples, o->iters, bench_now_ms() - start, o->seconds * 1e3)) {
+        double t0 = bench_now_ms();
+
+        if ((ret = decode_batch_once(dec, dev, data, sizes, n, frames, results)) < 0)
+            goto fail;
+        ms[samples++] = bench_now_ms() - t0;
+        if ((free_now = cuda_free_bytes(mem)) && free_now < free_lowest)
+            free_lowest = free_now;
+    }
+    bench_stats(ms, samples, n, &r);
+    for (int i = 0; i < n; i++) {
+        pixels += (double)frames[i].width * frames[i].height;
+        bytes += (double)frames[i].width * frames[i].height * gj_pixel_format_describe(frames[i].format)->bytes_per_pixel;
+    }
+    w = frames[0].width;
+    h = frames[0].height;
+    if (gj_j2k_read_info(files[0], file_sizes[0], &info) == 0)
+        comps = info.num_components;
+    gj_device_buffer_bytes(dev, NULL, &peak);
+    len = snprintf(notes, sizeof(notes), " peak=%.1fMiB (decoder's device)", (double)peak / 1048576);
+    if (free_before && free_lowest)
+        len += snprintf(notes + len, sizeof(notes) - len, " gpu_mem=%.1fMiB (%.1fMiB, %.2fx frame per picture)",
+                        (double)(free_before - free_lowest) / 1048576,
+                        (double)(free_before - free_lowest) / 1048576 / n, (double)(free_before - free_lowest) / bytes);
+    snprintf(notes + len, sizeof(notes) - len, " frame=%.1fMiB", bytes / n / 1048576);
+    printf("j2k %s %dx%d %d %s-%s-batch%d%s %.3f %.3f %.1f %.1f%s\n", label, w, h, comps, o->host ? "host" : "dev",
+           nb_paths > 1 ? "mixed" : gj_pixel_format_describe(frames[0].format)->name, n,
+           o->reduce ? "-reduced" : "", r.median_ms, r.min_ms, r.images_per_s, pixels / n / (r.median_ms * 1e3), notes);
+    goto out;
+fail:
+    for (int i = 0; i < n && ret < 0; i++)
+        if (results[i] < 0) {
+            printf("j2k %s batch%d failed: picture %d (%s): %s\n", label, n, i, paths[i % nb_paths],
+                   gj_strerror(results[i]));
+            break;
+        }
+    if (ret >= 0 || !results[0])
+        printf("j2k %s batch%d failed: %s\n", label, n, gj_strerror(ret));
+out:
+    fflush(stdout);
+    gj_j2k_decoder_free(&dec);
+    for (int i = 0; frames && i < n; i++)
+        gj_frame_unref(&frames[i]);
+    for (int i = 0; files && i < nb_paths; i++)
+        free(files[i]);
+    free(files);
+    free(file_sizes);
+    free(data);
+    free(sizes);
+    free(frames);
+    free(results);
+    free(ms);
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -151,8 +270,18 @@ int main(int argc, char **argv)
     if (gj_device_backend(dev) == GJ_BACKEND_CUDA)
         cuda_meminfo_open(&mem, cuda_ordinal(o.device));
     printf("# %s\n# j2k FILE WxH COMPONENTS MODE MEDIAN_MS MIN_MS FPS MPIX/S [NOTES]\n", gj_device_name(dev));
-    for (int i = first; i < argc; i++)
-        bench_file(dev, &o, &mem, argv[i]);
+    for (int i = first; i < argc; i++) {
+        if (o.batch)
+            bench_batch(dev, &o, &mem, &argv[i], 1, argv[i]);
+        else
+            bench_file(dev, &o, &mem, argv[i]);
+    }
+    if (o.mixed) {
+        char label[32];
+
+        snprintf(label, sizeof(label), "mixed:%d", argc - first);
+        bench_batch(dev, &o, &mem, &argv[first], argc - first, label);
+    }
     cuda_meminfo_close(&mem);
     gj_device_free(&dev);
     return 0;

@@ -70,6 +70,27 @@ unsupported_*)
     echo "$msg" | grep -qi unsupported || fail "refused without saying unsupported: $msg"
     pass
     ;;
+batch)
+    # Several inputs in one run decode through gj_j2k_decode_batch(): each picture as
+    # alone (5/3: OpenJPEG's), broken ones among them refused by name, alone.
+    set -- lossless_rgb lossless_tiles lossless_noise lossless_prog_RPCL lossless_cblk_4x4 lossless_plt_tlm \
+        lossless_roi lossless_sop_eph lossless_tile_parts lossless_precincts
+    mkdir -p "$tmp/out"
+    limit=$((limit * 3))
+    run_gpujpeg decode --device "$device" --quiet -o "$tmp/out" "$j2k_corpus/broken_cut_10.j2k" \
+        $(for n; do stream_of "$n"; done) "$j2k_corpus/broken_cut_90.j2k"
+    check_alive
+    [ "$rc" -eq 1 ] || fail "exit status $rc with two broken inputs"
+    for b in broken_cut_10 broken_cut_90; do
+        grep -q "$b.j2k: " "$tmp/stderr.txt" || fail "$b is not reported by name: $(cat "$tmp/stderr.txt")"
+        [ ! -f "$tmp/out/$b.ppm" ] || fail "$b.ppm written"
+    done
+    [ "$(grep -c . "$tmp/stderr.txt")" -eq 2 ] || fail "messages beyond the two refusals: $(cat "$tmp/stderr.txt")"
+    for n; do
+        same "$tmp/out/$n.ppm" "$j2k_corpus/${n}_ref.ppm"
+    done
+    pass "$# pictures as OpenJPEG, 2 broken ones refused"
+    ;;
 broken_*)
     j2k_decode "$j2k_corpus/$case_name.j2k" "$tmp/ours.ppm"
     check_alive

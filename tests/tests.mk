@@ -159,7 +159,7 @@ tests_unit_jpeg_layout_words_SOURCES = $(JPEG_LAYOUT_SOURCES)
 tests_unit_jpeg_layout_words_CPPFLAGS = $(AM_CPPFLAGS) -DGJ_WORDWISE_UNSTUFF
 
 UNIT_TESTS += tests/unit/jpeg_lanes
-tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c tests/unit/unit_check.h
+tests_unit_jpeg_lanes_SOURCES = tests/unit/jpeg_lanes.c tests/unit/unit_check.h tests/unit/unit_download.h
 tests_unit_jpeg_lanes_LDADD = libgpujpeg.la
 tests_unit_jpeg_lanes_LDFLAGS = -static
 
@@ -185,6 +185,10 @@ tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 UNIT_TESTS += tests/unit/j2k_api
 tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c tests/unit/unit_check.h
 tests_unit_j2k_api_LDADD = libgpujpeg.la
+UNIT_TESTS += tests/unit/j2k_batch
+tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h
+tests_unit_j2k_batch_LDADD = libgpujpeg.la
+tests_unit_j2k_batch_LDFLAGS = -static
 
 # ---------------------------------------------------------------- JPEG 2000
 # Streams from OpenJPEG's opj_compress, references from opj_decompress

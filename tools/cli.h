@@ -31,6 +31,9 @@ int cli_log_level(int verbose, int quiet);
 void cli_set_subject(const char *name);
 /* While set, library warnings are dropped: a repeated decode repeats the first one's. */
 void cli_mute_warnings(int mute);
+/* While set, every library message is dropped: pictures decoding at once on several
+ * threads cannot be told apart (the caller decodes a failed one again alone). */
+void cli_mute_library(int mute);
 /* Holds a description of a failure for cli_report(), as the library's log does; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

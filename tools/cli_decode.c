@@ -31,6 +31,21 @@ typedef struct decode_options {
     int nb_inputs;
 } decode_options;
 
+/* JPEG 2000 inputs of a run decode this many at a time through gj_j2k_decode_batch(). */
+#define J2K_BATCH 8
+
+typedef struct j2k_item {
+    const char *in;
+    char *out;              /* the output path (owned), or NULL */
+    uint8_t *buf;           /* the file, kept from batch to batch */
+    size_t capacity, size;
+} j2k_item;
+
+typedef struct j2k_batch {
+    j2k_item items[J2K_BATCH];
+    int n;
+} j2k_batch;
+
 typedef struct decode_session {
     const decode_options *opts;
     gj_device *dev;
@@ -45,6 +60,7 @@ typedef struct decode_session {
     int decoded;            /* successful decodes, repeats included */
     int failed;             /* failed inputs */
     double pixels;          /* of the successful decodes */
+    j2k_batch *batch;       /* with several inputs: JPEG 2000 ones queued for gj_j2k_decode_batch() */
 } decode_session;
 
 static const struct {
@@ -256,25 +272,25 @@ static int decode_picture(decode_session *s, const picture_info *info,
     return ret;
 }
 
-static int write_picture(decode_session *s, const char *out)
+static int write_picture(decode_session *s, const char *out, const gj_frame *frame)
 {
-    int ret = output_write(s->opts->module, out, &s->frame);
+    int ret = output_write(s->opts->module, out, frame);
 
     if (ret < 0)
         cli_error(out, "%s", output_error(ret));
     return ret;
 }
 
-static int read_picture_info(decode_session *s, picture_info *info)
+static int read_picture_info(const uint8_t *data, size_t size, picture_info *info)
 {
     int ret;
 
     memset(info, 0, sizeof(*info));
-    info->j2k = cli_is_j2k(s->buf, s->size);
+    info->j2k = cli_is_j2k(data, size);
     if (info->j2k) {
         gj_j2k_info j;
 
-        if ((ret = gj_j2k_read_info(s->buf, s->size, &j)) < 0)
+        if ((ret = gj_j2k_read_info(data, size, &j)) < 0)
             return ret;
         info->width = j.width;
         info->height = j.height;
@@ -283,12 +299,29 @@ static int read_picture_info(decode_session *s, picture_info *info)
     } else {
         gj_jpeg_info j;
 
-        if ((ret = gj_jpeg_read_info(s->buf, s->size, &j)) < 0)
+        if ((ret = gj_jpeg_read_info(data, size, &j)) < 0)
             return ret;
         info->width = j.width;
         info->height = j.height;
         info->gray = j.color_space == GJ_JPEG_CS_GRAY;
         info->native_format = j.native_format;
+    }
+    return 0;
+}
+
+/* The format to ask the decoder for and the one it gives; GJ_ERROR_INVAL (reported) when the module cannot hold it. */
+static int pick_formats(const decode_options *o, const char *in, const picture_info *info,
+                        enum gj_pixel_format *format, enum gj_pixel_format *result)
+{
+    *format = output_pick_format(o->module, o->explicit_format, o->format, info->gray);
+    /* JPEG 2000 pictures decode to their own format only. */
+    if (info->j2k && !o->explicit_format)
+        *format = GJ_PIX_FMT_NONE;
+    *result = *format == GJ_PIX_FMT_NONE ? info->native_format : *format;
+    /* Without a native format the decoder itself explains why. */
+    if (*result != GJ_PIX_FMT_NONE && !output_accepts(o->module, *result)) {
+        report_mismatch(in, o->module, *result);
+        return GJ_ERROR_INVAL;
     }
     return 0;
 }
@@ -302,18 +335,10 @@ static int decode_input(decode_session *s, const char *in, const char *out)
 
     cli_set_subject(in);
     if ((ret = cli_read_file(in, &s->buf, &s->buf_capacity, &s->size)) < 0 ||
-        (ret = read_picture_info(s, &info)) < 0)
+        (ret = read_picture_info(s->buf, s->size, &info)) < 0)
         return cli_report(in, ret);
-    format = output_pick_format(o->module, o->explicit_format, o->format, info.gray);
-    /* JPEG 2000 pictures decode to their own format only. */
-    if (info.j2k && !o->explicit_format)
-        format = GJ_PIX_FMT_NONE;
-    result = format == GJ_PIX_FMT_NONE ? info.native_format : format;
-    /* Without a native format the decoder itself explains why. */
-    if (result != GJ_PIX_FMT_NONE && !output_accepts(o->module, result)) {
-        report_mismatch(in, o->module, result);
-        return GJ_ERROR_INVAL;
-    }
+    if ((ret = pick_formats(o, in, &info, &format, &result)) < 0)
+        return ret;
     for (int r = 0; r < o->repeat; r++) {
         cli_mute_warnings(r > 0);
         ret = decode_picture(s, &info, format, result);
@@ -324,7 +349,102 @@ static int decode_input(decode_session *s, const char *in, const char *out)
         s->pixels += (double)s->frame.width * s->frame.height;
         progress_update(&s->progress, ++s->done);
     }
-    return o->module->write ? write_picture(s, out) : 0;
+    return o->module->write ? write_picture(s, out, &s->frame) : 0;
+}
+
+/* Queues a JPEG 2000 input for the next batch; 0 when it is no JPEG 2000 file (or unreadable). */
+static int queue_j2k(decode_session *s, const char *in, char *out)
+{
+    j2k_item *it;
+
+    if (!s->batch)
+        return 0;
+    it = &s->batch->items[s->batch->n];
+    if (cli_read_file(in, &it->buf, &it->capacity, &it->size) < 0 || !cli_is_j2k(it->buf, it->size))
+        return 0;
+    it->in = in;
+    it->out = out;
+    return ++s->batch->n == J2K_BATCH ? 2 : 1;
+}
+
+/* The batch's pictures that can decode: headers read, formats that the output module takes. */
+static int prepare_batch(decode_session *s, const uint8_t **data, size_t *sizes, gj_frame *frames, int *index)
+{
+    int m = 0;
+
+    for (int k = 0; k < s->batch->n; k++) {
+        j2k_item *it = &s->batch->items[k];
+        enum gj_pixel_format format, result;
+        picture_info info;
+        int ret;
+
+        cli_set_subject(it->in);
+        if ((ret = read_picture_info(it->buf, it->size, &info)) < 0) {
+            cli_report(it->in, ret);
+            s->failed++;
+        } else if (pick_formats(s->opts, it->in, &info, &format, &result) < 0) {
+            s->failed++;
+        } else {
+            data[m] = it->buf;
+            sizes[m] = it->size;
+            frames[m] = (gj_frame){ .format = format, .memory = GJ_MEMORY_HOST };
+            index[m++] = k;
+        }
+    }
+    return m;
+}
+
+/*
+ * Decodes the queued JPEG 2000 inputs with gj_j2k_decode_batch() (--repeat times),
+ * then writes them in order. The library is quiet meanwhile: a picture that failed
+ * or was concealed is decoded again alone, so that its messages name it.
+ */
+static void flush_batch(decode_session *s)
+{
+    const decode_options *o = s->opts;
+    const uint8_t *data[J2K_BATCH];
+    size_t sizes[J2K_BATCH];
+    gj_frame frames[J2K_BATCH];
+    int results[J2K_BATCH], index[J2K_BATCH], m;
+
+    if (!s->batch || !s->batch->n)
+        return;
+    m = prepare_batch(s, data, sizes, frames, index);
+    cli_set_subject(NULL);
+    cli_mute_library(1);
+    for (int r = 0; r < o->repeat && m; r++)
+        gj_j2k_decode_batch(s->j2k, data, sizes, m, frames, results);
+    cli_mute_library(0);
+    for (int k = 0; k < m; k++) {
+        j2k_item *it = &s->batch->items[index[k]];
+        int ret = results[k];
+
+        cli_set_subject(it->in);
+        if (ret < 0 || frames[k].decode_error_flags) {
+            enum gj_pixel_format format = frames[k].format;
+
+            gj_frame_unref(&frames[k]);
+            frames[k] = (gj_frame){ .format = format, .memory = GJ_MEMORY_HOST };
+            ret = gj_j2k_decode(s->j2k, data[k], sizes[k], &frames[k]);
+        }
+        if (ret < 0) {
+            cli_report(it->in, ret);
+            s->failed++;
+        } else {
+            s->decoded += o->repeat;
+            s->pixels += (double)frames[k].width * frames[k].height * o->repeat;
+            if (o->module->write && write_picture(s, it->out, &frames[k]) < 0)
+                s->failed++;
+        }
+        gj_frame_unref(&frames[k]);
+    }
+    for (int k = 0; k < s->batch->n; k++) {
+        free(s->batch->items[k].out);
+        s->batch->items[k].out = NULL;
+    }
+    s->done += s->batch->n * o->repeat;
+    progress_update(&s->progress, s->done);
+    s->batch->n = 0;
 }
 
 static int decode_inputs(decode_session *s)
@@ -333,17 +453,30 @@ static int decode_inputs(decode_session *s)
 
     for (int i = 0; i < o->nb_inputs; i++) {
         char *out = o->out_dir ? output_path_in_dir(o->out_dir, o->inputs[i], o->module) : NULL;
+        int queued;
 
         if (o->out_dir && !out) {
+            flush_batch(s);
             cli_error(o->inputs[i], "%s", gj_strerror(GJ_ERROR_NOMEM));
             s->failed++;
-        } else if (decode_input(s, o->inputs[i], out ? out : o->out_path) < 0) {
-            s->failed++;
+            s->done += o->repeat;
+        } else if ((queued = queue_j2k(s, o->inputs[i], out))) {
+            out = NULL;         /* the batch's now */
+            if (queued == 2)
+                flush_batch(s);
+        } else {
+            int done;
+
+            flush_batch(s);
+            done = s->done;
+            if (decode_input(s, o->inputs[i], out ? out : o->out_path) < 0)
+                s->failed++;
+            s->done = done + o->repeat;
         }
         free(out);
-        s->done = (i + 1) * o->repeat;
         progress_update(&s->progress, s->done);
     }
+    flush_batch(s);
     cli_set_subject(NULL);
     return s->failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }
@@ -404,6 +537,11 @@ static void close_session(decode_session *s)
     gj_j2k_decoder_free(&s->j2k);
     gj_device_free(&s->dev);
     free(s->buf);
+    for (int k = 0; s->batch && k < J2K_BATCH; k++) {
+        free(s->batch->items[k].buf);
+        free(s->batch->items[k].out);
+    }
+    free(s->batch);
 }
 
 static int run(const decode_options *o)
@@ -415,6 +553,9 @@ static int run(const decode_options *o)
 
     if (o->out_dir && make_output_dir(o->out_dir) < 0)
         return CLI_EXIT_FAILURE;
+    /* Without memory for a batch, the inputs decode one by one. */
+    if (o->nb_inputs > 1)
+        s.batch = calloc(1, sizeof(*s.batch));
     if (open_device(&s) < 0) {
         close_session(&s);
         return CLI_EXIT_FAILURE;

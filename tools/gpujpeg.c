@@ -32,6 +32,7 @@ static const struct {
 static int log_level = GJ_LOG_WARNING;
 static const char *subject;
 static int warnings_muted;
+static int library_muted;
 /* The first error of the current subject: the cause, where later ones are consequences. */
 static char held_error[1024];
 
@@ -60,6 +61,8 @@ static void print_line(const char *name, const char *label, const char *fmt, ...
 static void log_callback(void *opaque, int level, const char *message)
 {
     (void)opaque;
+    if (library_muted)
+        return;
     if (level <= GJ_LOG_ERROR && !held_error[0])
         snprintf(held_error, sizeof(held_error), "%s", message);
     /* Errors reach the user through cli_report(); -v shows each as it happens too. */
@@ -89,6 +92,11 @@ int cli_log_level(int verbose, int quiet)
 void cli_mute_warnings(int mute)
 {
     warnings_muted = mute;
+}
+
+void cli_mute_library(int mute)
+{
+    library_muted = mute;
 }
 
 void cli_set_subject(const char *name)

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "gpujpeg/gpujpeg.h"
-#include "device/device.h"
 #include "unit_check.h"
+#include "unit_download.h"
 
 #define MAX_FILES 48
 #define MAX_BYTES (600 * 1024)      /* keeps the set quick on PoCL */
@@ -63,33 +63,13 @@ static int load_pictures(gj_jpeg_decoder *dec, const char *corpus, picture *pics
     return n;
 }
 
-/* Copies a device frame's picture into a host frame of the same shape. */
-static int download(gj_device *dev, const gj_frame *src, gj_frame *dst)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(src->format);
-    int ret;
-
-    *dst = (gj_frame){ .width = src->width, .height = src->height, .format = src->format, .memory = GJ_MEMORY_HOST };
-    if ((ret = gj_frame_alloc(dst, NULL)) < 0)
-        return ret;
-    for (int p = 0; p < d->nb_planes; p++) {
-        size_t rows = (size_t)gj_frame_plane_height(src->format, p, src->height);
-        size_t offset = src->memory == GJ_MEMORY_OPENCL ? src->offset[p] : 0;
-        gj_buffer buf = { .handle = (uintptr_t)src->data[p], .size = offset + (size_t)src->linesize[p] * rows };
-        if ((ret = dev->ops->download_2d(dev, dst->data[p], (size_t)dst->linesize[p], &buf, offset,
-                                         (size_t)src->linesize[p], (size_t)src->width * d->bytes_per_pixel, rows)) < 0)
-            return ret;
-    }
-    return gj_device_synchronize(dev);
-}
-
 static void check_outputs(gj_device *dev, picture *pics, gj_frame *outs, int n, const char *how)
 {
     for (int i = 0; i < n; i++) {
         gj_frame host;
         if (outs[i].memory == GJ_MEMORY_HOST) {
             CHECK(unit_same_picture(&outs[i], &pics[i].ref), "%s: %s differs from gj_jpeg_decode()", how, pics[i].name);
-        } else if (download(dev, &outs[i], &host) == 0) {
+        } else if (unit_download(dev, &outs[i], &host) == 0) {
             CHECK(unit_same_picture(&host, &pics[i].ref), "%s: %s differs from gj_jpeg_decode()", how, pics[i].name);
             gj_frame_unref(&host);
         } else {

@@ -91,6 +91,25 @@ GJ_API int gj_j2k_decoder_set_layers(gj_j2k_decoder *dec, int layers);
  */
 GJ_API int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
 
+/*
+ * Decodes n pictures; outs[i] follows the rules of gj_j2k_decode(). The pictures
+ * are spread over the decoder's lanes, a host thread and a queue each, so one
+ * lane parses a picture (markers, T2) while the kernels of the others run, side
+ * by side on the device. Returns 0 if all succeeded, else the first error;
+ * results[i] (may be NULL) receives each picture's own return code: a broken
+ * picture fails alone. Device outputs are complete when it returns. On a CPU
+ * device (PoCL) the pictures decode one after another.
+ */
+GJ_API int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, const size_t *sizes, int n,
+                               gj_frame *outs, int *results);
+
+/*
+ * Lanes: decoders of the decoder's own that gj_j2k_decode_batch() overlaps; 1 to
+ * 16, default 4 (1: the pictures decode one after another). Each lane holds the
+ * device memory one decode needs (gj_j2k_decode() uses none of them).
+ */
+GJ_API int gj_j2k_decoder_set_lanes(gj_j2k_decoder *dec, int lanes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,33 +9,27 @@
 #include "gpujpeg/j2k.h"
 #include "device/device.h"
 #include "device/staging.h"
+#include "j2k/decoder_private.h"
 #include "j2k/host_decode.h"
-#include "j2k/layout.h"
 #include "log.h"
 
 #define J2K_GROUP 64
 
-struct gj_j2k_decoder {
-    gj_device *dev;
-    int reduce;
-    int max_layers;
-    j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
-    gj_j2k_out_params out;
-    gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette;
-    gj_frame staging;           /* device picture for host-memory output */
-};
-
 int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 {
     gj_j2k_decoder *dec;
+    const char *env;
 
     if (!out || !dev)
         return GJ_ERROR_INVAL;
     if (!(dec = calloc(1, sizeof(*dec))))
         return GJ_ERROR_NOMEM;
     dec->dev = dev;
+    dec->frame_dev = dev;
     /* 32-bit coefficients whatever the bound: to compare the two widths (tests, benchmarks). */
     dec->layout.force_wide = getenv("GJ_J2K_WIDE") && atoi(getenv("GJ_J2K_WIDE")) > 0;
+    env = getenv("GJ_LANES");           /* for tuning runs of the benchmark */
+    dec->lanes_wanted = env && atoi(env) >= 1 && atoi(env) <= GJ_J2K_MAX_LANES ? atoi(env) : GJ_J2K_DEFAULT_LANES;
     *out = dec;
     return 0;
 }
@@ -48,6 +42,7 @@ void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
     if (!pdec || !*pdec)
         return;
     dec = *pdec;
+    gj_j2k_lanes_free(dec);
     dec->dev->ops->finish(dec->dev);
     bufs[0] = &dec->t1_input; bufs[1] = &dec->coef; bufs[2] = &dec->tmp; bufs[3] = &dec->jobs;
     bufs[4] = &dec->out_tiles; bufs[5] = &dec->out_params; bufs[6] = &dec->palette;
@@ -56,6 +51,8 @@ void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
     gj_frame_unref(&dec->staging);
     j2k_layout_free(&dec->layout);
+    if (dec->owns_dev)
+        gj_device_free(&dec->dev);
     free(dec);
     *pdec = NULL;
 }
@@ -272,6 +269,16 @@ static int check_format(const j2k_layout *l, gj_frame *out)
     return 0;
 }
 
+/* An empty device frame is allocated on the caller's device, so that a lane's pictures outlive the lane. */
+static int alloc_device_output(gj_j2k_decoder *dec, gj_frame *out)
+{
+    if (out->memory != dec->dev->ops->memory || out->data[0])
+        return 0;
+    out->width = dec->layout.out_width;
+    out->height = dec->layout.out_height;
+    return gj_frame_alloc(out, dec->frame_dev);
+}
+
 int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
 {
     int ret, truncated = 0;
@@ -283,7 +290,7 @@ int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fram
     if ((ret = dec->dev->ops->finish(dec->dev)) < 0)
         return ret;
     if ((ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, &truncated)) < 0 ||
-        (ret = check_format(&dec->layout, out)) < 0 ||
+        (ret = check_format(&dec->layout, out)) < 0 || (ret = alloc_device_output(dec, out)) < 0 ||
         (ret = gj_staging_target(dec->dev, &dec->staging, dec->layout.out_width, dec->layout.out_height, out,
                                  &target, "J2K decoder")) < 0 ||
         (ret = run_transforms(dec, target)) < 0 || (ret = run_output(dec, out, target)) < 0)
