@@ -33,12 +33,30 @@ GJ_CONST_DATA gj_u32 gj_j2k_mq_next[47] = {
 };
 #undef GJ_MQ_T
 
-/* A context: its state index, and the MPS in bit 7. */
-#define GJ_MQ_STATE(ctx) ((ctx) & 0x7Fu)
-#define GJ_MQ_MPS(ctx) ((ctx) >> 7)
+/*
+ * A context is one word: its Qe in bits 16-31, where the decoder keeps A and the
+ * high half of C, so that the common MPS path (C.3.2) needs the word alone; its
+ * state index and MPS as (state << 1 | mps) in bits 0-6, which index the
+ * transition table (gj_j2k_mq_transition) on the rarer paths.
+ */
+#define GJ_MQ_CONTEXT(state, mps) (gj_j2k_mq_qe[state] << 16 | (gj_u32)(state) << 1 | (mps))
+#define GJ_MQ_TRANSITIONS 256
+
+/* Entry (state << 1 | mps) | lps << 7: the context after an MPS (lps 0) or LPS (1) renormalisation. */
+GJ_FUNC gj_u32 gj_j2k_mq_transition(gj_u32 i)
+{
+    gj_u32 s = (i & 0x7Fu) >> 1, mps = i & 1u, lps = i >> 7, next;
+
+    if (s >= 47)
+        return 0;
+    next = gj_j2k_mq_next[s];
+    if (!lps)
+        return GJ_MQ_CONTEXT(next & 0xFFu, mps);
+    return GJ_MQ_CONTEXT((next >> 8) & 0xFFu, mps ^ (next >> 16));
+}
 
 typedef struct gj_j2k_mq {
-    gj_u32 a, c;
+    gj_u32 a, c;                /* A scaled by 2^16; C's high half (Chigh) in bits 16-31 */
     gj_i32 ct;
     gj_u32 pos, end;            /* byte positions in the data buffer */
 } gj_j2k_mq;
@@ -78,59 +96,50 @@ GJ_FUNC void gj_j2k_mq_init(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 st
     gj_j2k_mq_bytein(m, data);
     m->c <<= 7;
     m->ct -= 7;
-    m->a = 0x8000u;
+    m->a = 0x8000u << 16;
 }
 
-/* C.3.2 DECODE with the exchanges (C.3.3) and RENORMD (C.3.3). */
-GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u8 *ctx)
+/* C.3.3 RENORMD: shift until A reaches 0x8000, all bits at once while C holds them. */
+GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
 {
-    gj_u32 s = GJ_MQ_STATE(*ctx), mps = GJ_MQ_MPS(*ctx);
-    gj_u32 qe = gj_j2k_mq_qe[s], next = gj_j2k_mq_next[s];
-    gj_u32 d;
+    gj_u32 n = gj_clz64(m->a) - 32u;
+
+    while (n > (gj_u32)m->ct) {
+        m->a <<= m->ct;
+        m->c <<= m->ct;
+        n -= (gj_u32)m->ct;
+        gj_j2k_mq_bytein(m, data);
+    }
+    m->a <<= n;
+    m->c <<= n;
+    m->ct -= (gj_i32)n;
+}
+
+/*
+ * C.3.2 DECODE with the exchanges (C.3.3): the decision, and the context's new
+ * word from the transition table (trans, GJ_MQ_TRANSITIONS entries) when A needs
+ * renormalising.
+ */
+GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u32 *ctx,
+                                GJ_LOCAL const gj_u32 *trans)
+{
+    gj_u32 w = *ctx, qe = w & 0xFFFF0000u, lps;
 
     m->a -= qe;
-    if ((m->c >> 16) < qe) {
-        /* LPS exchange */
-        if (m->a < qe) {
-            d = mps;
-            s = next & 0xFFu;
-        } else {
-            d = 1u - mps;
-            if (next >> 16)
-                mps = 1u - mps;
-            s = (next >> 8) & 0xFFu;
-        }
+    if (m->c < qe) {
+        /* LPS exchange: the LPS takes the interval unless it is the larger one */
+        lps = m->a >= qe;
         m->a = qe;
     } else {
-        m->c -= qe << 16;
-        if (m->a & 0x8000u) {
-            return mps;
-        }
+        m->c -= qe;
+        if (m->a & 0x80000000u)
+            return w & 1u;
         /* MPS exchange */
-        if (m->a < qe) {
-            d = 1u - mps;
-            if (next >> 16)
-                mps = 1u - mps;
-            s = (next >> 8) & 0xFFu;
-        } else {
-            d = mps;
-            s = next & 0xFFu;
-        }
+        lps = m->a < qe;
     }
-    *ctx = (gj_u8)(s | mps << 7);
-    /* RENORMD: shift until A reaches 0x8000, as many bits at once as C holds. */
-    for (gj_u32 n = gj_clz64(m->a) - 48u; n;) {
-        gj_u32 k;
-
-        if (m->ct == 0)
-            gj_j2k_mq_bytein(m, data);
-        k = gj_min(n, (gj_u32)m->ct);
-        m->a <<= k;
-        m->c <<= k;
-        m->ct -= (gj_i32)k;
-        n -= k;
-    }
-    return d;
+    *ctx = trans[(w & 0x7Fu) | lps << 7];
+    gj_j2k_mq_renorm(m, data);
+    return (w & 1u) ^ lps;
 }
 
 /* D.6: raw bits, MSB first; after an 0xFF byte the next one carries 7 bits. Shares gj_j2k_mq's fields. */

@@ -11,12 +11,14 @@
 #define GJ_J2K_T1_LANES 32
 #define GJ_J2K_T1_BLOCKS 2
 /*
- * T1's state words per code-block: one per column of a stripe of 4 rows, plus a
- * column on either side. Code-blocks of at most 4096 samples, neither side above
- * 1024 (A.6.1), need at most 1024 / 4 * (4 + 2).
+ * T1's state words per code-block: one per column of a stripe of 4 rows, and a
+ * zero column between stripes (the right neighbour of one stripe's last column and
+ * the left one of the next stripe's first), plus one before the first stripe.
+ * Code-blocks of at most 4096 samples, neither side above 1024 (A.6.1), need at
+ * most 1024 / 4 * (4 + 1) + 1.
  */
-#define GJ_J2K_T1_WORDS 1536
-#define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 2u))
+#define GJ_J2K_T1_WORDS 1281
+#define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 1u) + 1u)
 
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
 #define GJ_J2K_BYPASS  0x01u

@@ -47,8 +47,9 @@
 
 typedef struct gj_j2k_t1 {
     GJ_GLOBAL gj_i32 *coef;
-    GJ_LOCAL gj_u32 *words;     /* stripe s's column x at words[s * pitch + x + 1]; columns -1 and w stay 0 */
-    GJ_LOCAL gj_u8 *ctx;        /* the MQ contexts' states */
+    GJ_LOCAL gj_u32 *words;     /* stripe s's column x at words[s * pitch + x + 1]; columns -1 and w stay 0 (shared) */
+    GJ_LOCAL gj_u32 *ctx;       /* the MQ contexts (j2k_mq.h) */
+    GJ_LOCAL const gj_u32 *trans;   /* the MQ transition table */
     GJ_LOCAL const gj_u8 *zc;   /* this sub-band's zero coding contexts */
     gj_u32 base, stride;        /* coefficients: the code-block's first and the row pitch */
     gj_i32 w, h, pitch;
@@ -63,10 +64,10 @@ typedef struct gj_j2k_t1 {
 GJ_FUNC void gj_j2k_t1_reset_contexts(gj_j2k_t1 *t)
 {
     for (int i = 0; i < GJ_T1_CONTEXTS; i++)
-        t->ctx[i] = 0;
-    t->ctx[0] = 4;
-    t->ctx[GJ_T1_CTX_RL] = 3;
-    t->ctx[GJ_T1_CTX_UNI] = 46;
+        t->ctx[i] = GJ_MQ_CONTEXT(0, 0);
+    t->ctx[0] = GJ_MQ_CONTEXT(4, 0);
+    t->ctx[GJ_T1_CTX_RL] = GJ_MQ_CONTEXT(3, 0);
+    t->ctx[GJ_T1_CTX_UNI] = GJ_MQ_CONTEXT(46, 0);
 }
 
 /* Table D.1 from the numbers of significant horizontal, vertical and diagonal neighbours. */
@@ -159,7 +160,7 @@ GJ_FUNC gj_u32 gj_j2k_t1_sign_context(gj_u32 left, gj_u32 cur, gj_u32 right, gj_
 
 GJ_FUNC gj_u32 gj_j2k_t1_decode(gj_j2k_t1 *t, gj_u32 ctx)
 {
-    return gj_j2k_mq_decode(&t->mq, t->data, &t->ctx[ctx]);
+    return gj_j2k_mq_decode(&t->mq, t->data, &t->ctx[ctx], t->trans);
 }
 
 GJ_FUNC gj_u32 gj_j2k_t1_coef_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
@@ -363,7 +364,7 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
  * decodes the passes (the MQ decoder is serial), then all dequantise. With one
  * decoding lane per warp the decoders never diverge, and a warp scheduler
  * interleaves many code-blocks. The group first fills the zero coding tables of
- * the three kinds of sub-band (LL and LH share theirs).
+ * the three kinds of sub-band (LL and LH share theirs) and the MQ transition table.
  */
 GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count,
                                   gj_u64 segments_at, gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
@@ -373,7 +374,8 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     GJ_GLOBAL const gj_u8 *data = input + data_at;
     GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
     GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
-    GJ_LOCAL_DECL gj_u8 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
+    GJ_LOCAL_DECL gj_u32 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
+    GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
     gj_u32 lid = gj_local_id(), slot = lid / GJ_J2K_T1_LANES, lane = lid % GJ_J2K_T1_LANES;
     gj_u64 block = (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS + slot;
     GJ_GLOBAL const gj_j2k_cblk *cb = &cblks[block < count ? block : 0];
@@ -383,15 +385,18 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     for (gj_u32 i = lid; i < 3u * GJ_T1_ZC_ENTRIES; i += gj_group_size())
         zc[i] = (gj_u8)gj_j2k_t1_zc_entry(i < GJ_T1_ZC_ENTRIES ? 0u : i < 2u * GJ_T1_ZC_ENTRIES ? 1u : 3u,
                                           i % GJ_T1_ZC_ENTRIES);
+    for (gj_u32 i = lid; i < GJ_MQ_TRANSITIONS; i += gj_group_size())
+        trans[i] = gj_j2k_mq_transition(i);
     t.coef = coef;
     t.words = words + slot * GJ_J2K_T1_WORDS;
     t.ctx = ctx + slot * GJ_T1_CONTEXTS;
+    t.trans = trans;
     t.zc = zc + kind * GJ_T1_ZC_ENTRIES;
     t.base = cb->coef_offset;
     t.stride = cb->stride;
     t.w = cb->width;
     t.h = cb->height;
-    t.pitch = t.w + 2;
+    t.pitch = t.w + 1;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
     t.data = data;
     t.raw = 0;
