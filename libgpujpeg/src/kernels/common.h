@@ -10,7 +10,9 @@
  *  - helpers are GJ_FUNC, pointer arguments carry GJ_GLOBAL/GJ_LOCAL/GJ_CONST;
  *  - 1-D launches only: gj_group_id(), gj_local_id(), gj_group_size();
  *  - GJ_UNROLL before a loop of constant trip count unrolls it on the GPU, so
- *    the small arrays it indexes stay in registers;
+ *    the small arrays it indexes stay in registers; GJ_NO_UNROLL keeps a loop
+ *    whose body is long rolled (one copy of the code: fewer instruction-cache
+ *    misses), where it indexes no array;
  *  - integer arithmetic wraps: use unsigned types where an overflow is possible on
  *    hostile input, so both compilers agree bit for bit.
  */
@@ -54,6 +56,7 @@ typedef long long gj_i64;
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
+#define GJ_NO_UNROLL _Pragma("unroll 1")
 
 #elif defined(__OPENCL_VERSION__)
 /* ---------------------------------------------------------------- OpenCL C */
@@ -89,6 +92,7 @@ typedef long gj_i64;
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
+#define GJ_NO_UNROLL _Pragma("unroll 1")
 
 #else
 /* ---------------------------------------------------------------- host C
@@ -123,6 +127,7 @@ static inline gj_u64 *gj_host_global_id(void)
 #define gj_min(a, b) ((a) < (b) ? (a) : (b))
 #define gj_max(a, b) ((a) > (b) ? (a) : (b))
 #define GJ_UNROLL
+#define GJ_NO_UNROLL
 #endif
 
 /* Byte i of the result is byte (sel >> 4 i) & 3 of x: one instruction on CUDA. */

@@ -5,19 +5,19 @@
  * the same block on CUDA, OpenCL and the host build.
  *
  *   fast      bounding box inset by 1/16 of the range, on the diagonal that the
- *             channels' covariance signs pick (van Waveren);
+ *             channels' covariance signs pick (van Waveren), and one refit;
  *   balanced  LSpiro (Perminov): per channel, the 5/6-bit values' unique sorted
- *             set by ranks, a line fitted to value against rank, its ends as
- *             endpoints (step 1); then least-squares refits of the endpoints to
- *             the block as encoded (step 2, twice);
+ *             set, a line fitted to value against rank, its ends as endpoints
+ *             (step 1); then least-squares refits of the endpoints to the block
+ *             as encoded (step 2, three times);
  *   high      cluster fit: pixels ordered along the principal axis, every split
  *             into four ordered clusters scored by its least-squares error,
  *             then refits and a one-step search around the endpoints.
  *
  * Every candidate is measured exactly (dxt_palette.h's palette, nearest entry
- * per pixel, squared RGB error) and the best kept. BC1 also tries the
- * three-colour mode with black (endpoints in the other order), which wins on
- * blocks with dark pixels or three-colour content.
+ * per pixel, squared RGB error) and the best kept. BC1's balanced and high
+ * also try the three-colour mode with black (endpoints in the other order),
+ * which wins on blocks with dark pixels or three-colour content.
  */
 #ifndef GJ_KERNELS_DXT_COLOR_FIT_H
 #define GJ_KERNELS_DXT_COLOR_FIT_H
@@ -101,6 +101,12 @@ typedef struct gj_dxt_color_result {
 GJ_FUNC gj_i32 gj_dxt_div_round(gj_i32 n, gj_i32 d)
 {
     return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d);
+}
+
+/* gj_dxt_div_round(n, 2^k), k > 0, by an arithmetic shift: (n + 2^(k-1) - [n < 0]) >> k. */
+GJ_FUNC gj_i32 gj_dxt_div_round_pow2(gj_i32 n, int k)
+{
+    return (n + (1 << (k - 1)) - (n < 0 ? 1 : 0)) >> k;
 }
 
 GJ_FUNC gj_i32 gj_dxt_clamp(gj_i32 v, gj_i32 hi)
@@ -256,13 +262,15 @@ GJ_FUNC int gj_dxt_color_lsq(const gj_dxt_rgb_block *blk, gj_u32 weights, gj_u32
     return 1;
 }
 
-/* Refits the best block's endpoints to its own indices and tries the result. */
-GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                                gj_dxt_color_result *best)
+/*
+ * The best block's endpoints refitted to its own indices, in the order that
+ * keeps its mode, as *q0, *q1; 0 when its indices do not determine two.
+ */
+GJ_FUNC int gj_dxt_color_refit_codes(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                     const gj_dxt_color_result *best, gj_u32 *q0, gj_u32 *q1)
 {
-    gj_u32 q0 = best->w0 & 0xffffu, q1 = best->w0 >> 16;
-    gj_u32 four = four_only || q0 > q1;
-    gj_u32 l = best->w1 & 0x55555555u, h = best->w1 >> 1 & 0x55555555u, weights, skip;
+    gj_u32 four = four_only || (best->w0 & 0xffffu) > best->w0 >> 16;
+    gj_u32 l = best->w1 & 0x55555555u, h = best->w1 >> 1 & 0x55555555u, weights, skip, a, b;
     gj_i32 e0[3], e1[3];
 
     /* Weight of endpoint 0 by index (bits h l), for all 16 pixels at once: four
@@ -275,13 +283,22 @@ GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, g
         skip = h & l;
     }
     if (!gj_dxt_color_lsq(blk, weights, skip, four ? 3 : 2, e0, e1))
-        return;
-    q0 = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue);
-    q1 = gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue);
-    if (four)
-        gj_dxt_color_try(blk, gj_max(q0, q1), gj_min(q0, q1), four_only, best);
-    else
-        gj_dxt_color_try(blk, gj_min(q0, q1), gj_max(q0, q1), 0, best);
+        return 0;
+    a = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue);
+    b = gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue);
+    *q0 = four ? gj_max(a, b) : gj_min(a, b);
+    *q1 = four ? gj_min(a, b) : gj_max(a, b);
+    return 1;
+}
+
+/* Refits the best block's endpoints to its own indices and tries the result. */
+GJ_FUNC void gj_dxt_color_refit(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                gj_dxt_color_result *best)
+{
+    gj_u32 q0, q1;
+
+    if (gj_dxt_color_refit_codes(blk, four_only, fixed_blue, best, &q0, &q1))
+        gj_dxt_color_try(blk, q0, q1, four_only, best);
 }
 
 /*
@@ -317,9 +334,9 @@ GJ_FUNC void gj_dxt_color_diagonal(const gj_dxt_rgb_block *blk, const gj_i32 *lo
         flip[ch] = 16 * xx[ch] < sum_d * blk->sum[ch];
 }
 
-/* The endpoint pair lo..hi per channel, on the block's diagonal (8-bit values). */
-GJ_FUNC void gj_dxt_color_try_box(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
-                                  gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
+/* The endpoint pair lo..hi per channel, on the block's diagonal (8-bit values), as codes q0 | q1 << 16. */
+GJ_FUNC gj_u32 gj_dxt_color_box_codes(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
+                                      gj_i32 fixed_blue)
 {
     gj_i32 flip[3], e0[3], e1[3];
     int ch;
@@ -330,8 +347,17 @@ GJ_FUNC void gj_dxt_color_try_box(const gj_dxt_rgb_block *blk, const gj_i32 *lo,
         e0[ch] = flip[ch] ? lo[ch] : hi[ch];
         e1[ch] = flip[ch] ? hi[ch] : lo[ch];
     }
-    gj_dxt_color_try_pair(blk, gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue),
-                          gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue), four_only, best);
+    return gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue) |
+           gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue) << 16;
+}
+
+/* The box lo..hi on the block's diagonal, in both of BC1's orders. */
+GJ_FUNC void gj_dxt_color_try_box(const gj_dxt_rgb_block *blk, const gj_i32 *lo, const gj_i32 *hi,
+                                  gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
+{
+    gj_u32 codes = gj_dxt_color_box_codes(blk, lo, hi, fixed_blue);
+
+    gj_dxt_color_try_pair(blk, codes & 0xffffu, codes >> 16, four_only, best);
 }
 
 /*
@@ -361,6 +387,15 @@ GJ_FUNC gj_u32 gj_dxt_flat_pair(gj_i32 v, int ch)
     return (gj_u32)best;
 }
 
+/* Blocks whose channels all vary by at most this much also try the flat fit. */
+#define GJ_DXT_FLAT_RANGE 12
+
+/* The largest channel range of the block. */
+GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
+{
+    return gj_max(blk->hi[0] - blk->lo[0], gj_max(blk->hi[1] - blk->lo[1], blk->hi[2] - blk->lo[2]));
+}
+
 /* The table of gj_dxt_flat_pair for both channel precisions (gj_dxt_params.flat_pairs), on the host. */
 GJ_FUNC void gj_dxt_fill_flat_pairs(gj_u16 *table)
 {
@@ -372,9 +407,12 @@ GJ_FUNC void gj_dxt_fill_flat_pairs(gj_u16 *table)
     }
 }
 
-/* A nearly flat block: its mean colour by the one-third points of flat_pair (looked up in flat_pairs). */
-GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
-                                   gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
+/*
+ * A nearly flat block's mean colour by the one-third points of flat_pair (looked
+ * up in flat_pairs), as codes q0 | q1 << 16.
+ */
+GJ_FUNC gj_u32 gj_dxt_color_flat_codes(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
+                                       gj_i32 fixed_blue)
 {
     gj_u32 q0 = 0, q1 = 0;
     int ch;
@@ -385,15 +423,21 @@ GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, GJ_GLOBAL const 
         q0 |= (pair >> 8) << gj_dxt_565_shift(ch);
         q1 |= (pair & 255u) << gj_dxt_565_shift(ch);
     }
-    gj_dxt_color_try_pair(blk, gj_dxt_with_blue(q0, fixed_blue), gj_dxt_with_blue(q1, fixed_blue), four_only,
-                          best);
+    return gj_dxt_with_blue(q0, fixed_blue) | gj_dxt_with_blue(q1, fixed_blue) << 16;
 }
 
-/* fast: the bounding box, inset by 1/16 of each channel's range. */
-GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                               gj_dxt_color_result *best)
+/* The flat block's pair in both of BC1's orders. */
+GJ_FUNC void gj_dxt_color_try_flat(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
+                                   gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
 {
-    gj_i32 lo[3], hi[3];
+    gj_u32 codes = gj_dxt_color_flat_codes(blk, flat_pairs, fixed_blue);
+
+    gj_dxt_color_try_pair(blk, codes & 0xffffu, codes >> 16, four_only, best);
+}
+
+/* The bounding box, inset by 1/16 of each channel's range (van Waveren). */
+GJ_FUNC void gj_dxt_inset_box(const gj_dxt_rgb_block *blk, gj_i32 *lo, gj_i32 *hi)
+{
     int ch;
 
     GJ_UNROLL
@@ -402,40 +446,84 @@ GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj
         lo[ch] = blk->lo[ch] + inset;
         hi[ch] = blk->hi[ch] - inset;
     }
+}
+
+/* The inset box in both of BC1's orders (high's fit of a one-colour block). */
+GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                               gj_dxt_color_result *best)
+{
+    gj_i32 lo[3], hi[3];
+
+    gj_dxt_inset_box(blk, lo, hi);
     gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
 }
 
 /*
+ * fast: a nearly flat block's mean (gj_dxt_color_flat_codes), the inset box
+ * on the block's diagonal, then a least-squares refit of the better one, all
+ * in the four-colour order. BC1's three-colour order (tried by the other
+ * levels) gained at most 0.06 dB on the test photographs and on the
+ * near-black synthetic picture, for a fifth of the kernel's instructions. One
+ * measurement's code serves the three candidates in a loop: copies of it
+ * overflowed the GPU's instruction cache.
+ */
+GJ_FUNC void gj_dxt_color_box_refit(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
+                                    gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
+{
+    gj_i32 lo[3], hi[3];
+    gj_u32 flat = 0, box, q0, q1;
+    int c = 1;
+
+    if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE) {
+        flat = gj_dxt_color_flat_codes(blk, flat_pairs, fixed_blue);
+        c = 0;
+    }
+    gj_dxt_inset_box(blk, lo, hi);
+    box = gj_dxt_color_box_codes(blk, lo, hi, fixed_blue);
+    GJ_NO_UNROLL
+    for (; c < 3; c++) {
+        gj_u32 codes = c == 0 ? flat : box;
+        q0 = gj_max(codes & 0xffffu, codes >> 16);
+        q1 = gj_min(codes & 0xffffu, codes >> 16);
+        if (c == 2 && !gj_dxt_color_refit_codes(blk, four_only, fixed_blue, best, &q0, &q1))
+            break;
+        gj_dxt_color_try(blk, q0, q1, four_only, best);
+    }
+}
+
+/*
  * LSpiro step 1 for channel ch: quantise to the endpoint precision (which
- * drops near-duplicates), rank the unique values (rank = how many distinct
- * values are smaller: no sorting network, no branches on data), fit
+ * drops near-duplicates), take the unique values in order, fit
  * value = a + b * rank by least squares and return the line's ends at ranks 0
  * and n - 1, in 8-bit units.
+ *
+ * The paper ranks the unique values by counting smaller ones (no sorting
+ * network, no branches on data: 16 x 16 compares per channel, most of the
+ * balanced kernel's instructions). With 5/6-bit values a 64-bit mask of the
+ * values present is the unique sorted set itself: its set bits in order are
+ * the values by rank, a short loop over at most 16 bits (the same sums, so the
+ * same endpoints).
  */
-GJ_FUNC void gj_dxt_lspiro_channel(const gj_dxt_rgb_block *blk, int ch, gj_i32 qmax, gj_i32 *lo, gj_i32 *hi)
+GJ_FUNC void gj_dxt_lspiro_channel(const gj_dxt_rgb_block *blk, int ch, gj_i32 *lo, gj_i32 *hi)
 {
-    gj_i32 q[16], first[16];
-    gj_i32 n = 0, su = 0, sku = 0, sk, skk, den, a, b, l, h;
-    int i, j;
+    gj_i32 qmax = gj_dxt_565_max(ch), n = 0, su = 0, sku = 0, sk, skk, den, a, b, l, h;
+    gj_u64 present = 0;
+    int i, word;
 
     GJ_UNROLL
     for (i = 0; i < 16; i++)
-        q[i] = (gj_dxt_blk(blk, ch, i) * qmax + 127) / 255;
+        present |= (gj_u64)1 << ((gj_dxt_blk(blk, ch, i) * qmax + 127) / 255);
+    /* n: the rank of the next value; su, sku: the sums of value and rank * value. */
     GJ_UNROLL
-    for (i = 0; i < 16; i++) {
-        first[i] = 1;
-        for (j = 0; j < i; j++)
-            first[i] &= q[j] != q[i];
-    }
-    GJ_UNROLL
-    for (i = 0; i < 16; i++) {
-        gj_i32 rank = 0;
-        GJ_UNROLL
-        for (j = 0; j < 16; j++)
-            rank += first[j] & (q[j] < q[i]);
-        n += first[i];
-        su += first[i] * q[i];
-        sku += first[i] * rank * q[i];
+    for (word = 0; word < 2; word++) {
+        gj_u32 m = (gj_u32)(present >> (32 * word));
+        while (m) {
+            gj_i32 v = 32 * word + (gj_i32)gj_popcount((m & (0u - m)) - 1u);
+            su += v;
+            sku += n * v;
+            n++;
+            m &= m - 1u;
+        }
     }
     sk = n * (n - 1) / 2;
     skk = (n - 1) * n * (2 * n - 1) / 6;
@@ -453,22 +541,30 @@ GJ_FUNC void gj_dxt_lspiro_channel(const gj_dxt_rgb_block *blk, int ch, gj_i32 q
     *hi = (gj_i32)gj_dxt_expand((gj_u32)h, qmax == 31 ? 5u : 6u);
 }
 
-/* balanced: LSpiro steps 1 and 2. */
+/*
+ * balanced: LSpiro steps 1 and 2. The two boxes and the refits each run one
+ * copy of their code in a loop (one measurement's code serves every
+ * candidate: the unrolled copies overflowed the GPU's instruction cache).
+ */
 GJ_FUNC void gj_dxt_color_balanced(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
                                    gj_dxt_color_result *best)
 {
     gj_i32 lo[3], hi[3];
-    int ch;
+    int ch, box, r;
 
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++)
-        gj_dxt_lspiro_channel(blk, ch, gj_dxt_565_max(ch), &lo[ch], &hi[ch]);
-    gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
-    /* The inset box starts better where a channel's unique values are skewed. */
-    gj_dxt_color_fast(blk, four_only, fixed_blue, best);
-    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
-    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
-    gj_dxt_color_refit(blk, four_only, fixed_blue, best);
+        gj_dxt_lspiro_channel(blk, ch, &lo[ch], &hi[ch]);
+    /* Then the inset box, which starts better where a
+     * channel's unique values are skewed. */
+    GJ_NO_UNROLL
+    for (box = 0; box < 2; box++) {
+        gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
+        gj_dxt_inset_box(blk, lo, hi);
+    }
+    GJ_NO_UNROLL
+    for (r = 0; r < 3; r++)
+        gj_dxt_color_refit(blk, four_only, fixed_blue, best);
 }
 
 /* The largest magnitude of v[0..2]. */
@@ -636,15 +732,6 @@ GJ_FUNC void gj_dxt_color_search(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
     }
 }
 
-/* Blocks whose channels all vary by at most this much also try the flat fit. */
-#define GJ_DXT_FLAT_RANGE 12
-
-/* The largest channel range of the block. */
-GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
-{
-    return gj_max(blk->hi[0] - blk->lo[0], gj_max(blk->hi[1] - blk->lo[1], blk->hi[2] - blk->lo[2]));
-}
-
 /*
  * Encodes one colour block at the given quality. four_only: BC3/YCoCg colour
  * blocks (always four colours). fixed_blue >= 0: the blue code every endpoint
@@ -658,11 +745,10 @@ GJ_FUNC void gj_dxt_encode_color(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj
     best.w0 = 0;
     best.w1 = 0;
     best.err = 0xffffffffu;
-    if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
+    if (quality != GJ_DXT_FAST && gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
         gj_dxt_color_try_flat(blk, flat_pairs, four_only, fixed_blue, &best);
     if (quality == GJ_DXT_FAST) {
-        gj_dxt_color_fast(blk, four_only, fixed_blue, &best);
-        gj_dxt_color_refit(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_box_refit(blk, flat_pairs, four_only, fixed_blue, &best);
     } else if (quality == GJ_DXT_BALANCED) {
         gj_dxt_color_balanced(blk, four_only, fixed_blue, &best);
     } else {

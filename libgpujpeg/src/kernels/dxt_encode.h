@@ -63,8 +63,8 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
     blue = (gj_i32)gj_dxt_expand((gj_u32)scale - 1, 5);
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        blk.px[p] = GJ_DXT_PACK(gj_dxt_clamp(128 + gj_dxt_div_round(co2[p] * scale, 2), 255),
-                                gj_dxt_clamp(128 + gj_dxt_div_round(cg4[p] * scale, 4), 255), blue, 0);
+        blk.px[p] = GJ_DXT_PACK(gj_dxt_clamp(128 + gj_dxt_div_round_pow2(co2[p] * scale, 1), 255),
+                                gj_dxt_clamp(128 + gj_dxt_div_round_pow2(cg4[p] * scale, 2), 255), blue, 0);
     }
     gj_dxt_rgb_stats(&blk);
     gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
@@ -72,12 +72,16 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
         /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
         gj_i32 g0 = (gj_i32)gj_dxt_expand(w[2] >> 5 & 63u, 6), g1 = (gj_i32)gj_dxt_expand(w[2] >> 21 & 63u, 6);
         gj_i32 g2 = (2 * g0 + g1) / 3, g3 = (g0 + 2 * g1) / 3;
-        gj_i32 luma[16];
+        gj_i32 luma[16], log2_scale = scale >> 1;
         GJ_UNROLL
         for (p = 0; p < 16; p++) {
             gj_u32 i = w[3] >> (2 * p) & 3u;
-            gj_i32 cg = ((i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128) / scale;
-            luma[p] = gj_dxt_clamp(gj_dxt_div_round(rgb_sum[p] + cg, 3), 255);
+            gj_i32 cg = (i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128;
+            /* cg / scale, truncated as C divides (scale 1, 2 or 4: a shift, not a division) */
+            cg = cg < 0 ? -(-cg >> log2_scale) : cg >> log2_scale;
+            /* gj_dxt_div_round(rgb_sum + cg, 3) clamped: an odd divisor has no
+             * halves, so it is floor((x + 1) / 3), and below 0 the clamp's 0. */
+            luma[p] = (gj_i32)gj_min((gj_u32)(gj_max(rgb_sum[p] + cg, -1) + 1) / 3u, 255u);
         }
         gj_dxt_encode_luma(luma, quality, &w[0], &w[1]);
     }
@@ -140,7 +144,7 @@ GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL con
 }
 
 #define GJ_DXT_ENCODE_KERNEL(name, format, quality)                                                     \
-    GJ_KERNEL_BOUNDED(GJ_DXT_GROUP, GJ_DXT_MIN_GROUPS)                                                  \
+    GJ_KERNEL_BOUNDED(GJ_DXT_GROUP, GJ_DXT_MIN_GROUPS_OF(quality))                                      \
     name(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,                               \
                    GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2, GJ_GLOBAL gj_u32 *blocks) \
     {                                                                                                   \

@@ -18,6 +18,15 @@
  * flight (H200, doc/benchmarks.md, sixth session).
  */
 #define GJ_DXT_MIN_GROUPS 6
+/*
+ * The fast kernels' state fits in 65536 / (64 * 8) = 128 registers without
+ * spilling (ptxas, sm_90): capped there, a third more blocks are in flight to
+ * hide their loads (uncapped, the rolled candidate loop took 166).
+ */
+#ifndef GJ_DXT_MIN_GROUPS_FAST
+#define GJ_DXT_MIN_GROUPS_FAST 8
+#endif
+#define GJ_DXT_MIN_GROUPS_OF(quality) ((quality) == GJ_DXT_FAST ? GJ_DXT_MIN_GROUPS_FAST : GJ_DXT_MIN_GROUPS)
 
 /* Block formats: the values of enum gj_dxt_format (gpujpeg/dxt.h). */
 #define GJ_DXT_BC1   0      /* DXT1, opaque: 8 bytes per block */
