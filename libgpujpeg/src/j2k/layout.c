@@ -126,8 +126,8 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->low_count = (gj_u32)(vertical ? low->y1 - low->y0 : low->x1 - low->x0);
     j->parity = (gj_u32)((vertical ? res->y0 : res->x0) & 1);
     j->vertical = (gj_u32)vertical;
-    /* Columns share a work-group as far as its local memory holds them. */
-    j->lines = vertical ? gj_max(1u, gj_min(GJ_J2K_DWT_COLUMNS, GJ_J2K_DWT_LINE / j->height)) : 1u;
+    /* Lines share a work-group as far as its local memory holds them. */
+    j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES, GJ_J2K_DWT_LINE / (vertical ? j->height : j->width)));
     j->shift = shift;
     pass->threads += (uint64_t)j->width * j->height;
     pass->groups += ((vertical ? j->width : j->height) + j->lines - 1) / j->lines;

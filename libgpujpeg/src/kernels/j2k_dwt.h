@@ -5,7 +5,7 @@
  * samples first) into sample order, with the 9/7 scaling step (F.3.8.2 steps 1-2)
  * and the single-sample rule of F.3.7, then the lifting steps (F-6, F-7) on the
  * odd or even samples, with symmetric extension (F.3.7) at both ends:
- *  - gj_j2k_idwt_lines: one work-group per row, or per few adjacent columns, the
+ *  - gj_j2k_idwt_lines: one work-group per few adjacent rows or columns, the
  *    lines in local memory, the result written back in place;
  *  - for lines longer than GJ_J2K_DWT_LINE, one thread per sample and launch per
  *    stage: gj_j2k_idwt_interleave into a second buffer, gj_j2k_idwt_lift there.
@@ -42,6 +42,28 @@
 GJ_FUNC gj_i32 gj_j2k_fix_mul(gj_i64 x, gj_i32 c)
 {
     return (gj_i32)((x * c + ((gj_i64)1 << 23)) >> 24);
+}
+
+/* acc + a * c in 64 bits. nvcc would fold two of them back into (a + b) * c and a 33-bit sum. */
+GJ_FUNC gj_i64 gj_j2k_mad_wide(gj_i32 a, gj_i32 c, gj_i64 acc)
+{
+#if defined(__CUDACC__)
+    gj_i64 r;
+
+    asm("mad.wide.s32 %0, %1, %2, %3;" : "=l"(r) : "r"(a), "r"(c), "l"(acc));
+    return r;
+#else
+    return acc + (gj_i64)a * c;
+#endif
+}
+
+/*
+ * gj_j2k_fix_mul(a + b, c) as two 32 x 32 -> 64-bit products: the same exact
+ * integer (no product reaches 2^57), without the 33-bit sum's wide arithmetic.
+ */
+GJ_FUNC gj_i32 gj_j2k_fix_mul_sum(gj_i32 a, gj_i32 b, gj_i32 c)
+{
+    return (gj_i32)(gj_j2k_mad_wide(b, c, gj_j2k_mad_wide(a, c, (gj_i64)1 << 23)) >> 24);
 }
 
 /* The job that thread id belongs to: the last one whose first thread is <= id. */
@@ -106,10 +128,10 @@ GJ_FUNC gj_i32 gj_j2k_lifted(gj_u32 lift, gj_i32 x, gj_i32 a, gj_i32 b)
     switch (lift) {
     case GJ_J2K_LIFT_53_EVEN: return x - (gj_i32)(((gj_i64)a + b + 2) >> 2);
     case GJ_J2K_LIFT_53_ODD:  return x + (gj_i32)(((gj_i64)a + b) >> 1);
-    case GJ_J2K_LIFT_97_DELTA: return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_DELTA);
-    case GJ_J2K_LIFT_97_GAMMA: return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_GAMMA);
-    case GJ_J2K_LIFT_97_BETA:  return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_BETA);
-    default:                   return x - gj_j2k_fix_mul((gj_i64)a + b, GJ_J2K_97_ALPHA);
+    case GJ_J2K_LIFT_97_DELTA: return x - gj_j2k_fix_mul_sum(a, b, GJ_J2K_97_DELTA);
+    case GJ_J2K_LIFT_97_GAMMA: return x - gj_j2k_fix_mul_sum(a, b, GJ_J2K_97_GAMMA);
+    case GJ_J2K_LIFT_97_BETA:  return x - gj_j2k_fix_mul_sum(a, b, GJ_J2K_97_BETA);
+    default:                   return x - gj_j2k_fix_mul_sum(a, b, GJ_J2K_97_ALPHA);
     }
 }
 
@@ -157,58 +179,106 @@ GJ_KERNEL gj_j2k_idwt_lift(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, g
 }
 
 /*
+ * One lifting step of gj_j2k_idwt_lines over a line in local memory, kept in
+ * sub-band order: low-pass sample m at m * along, high-pass sample h at (low +
+ * h) * along. A low-pass sample sits at coordinate 2m + parity, a high-pass one
+ * at 2h + 1 - parity, so a low sample's neighbours are the high samples m - 1 +
+ * parity and m + parity, a high sample's the low samples h - parity and h + 1 -
+ * parity; symmetric extension (F.3.7) turns a neighbour past either end into the
+ * other one. A lane updates every `rows`-th sample of the lifted kind from r0:
+ * no lane idles on the other parity.
+ */
+GJ_FUNC void gj_j2k_lift_lines(GJ_LOCAL gj_i32 *line, gj_u32 lift, gj_u32 along, gj_u32 low, gj_u32 n,
+                               gj_u32 parity, gj_u32 r0, gj_u32 rows)
+{
+    gj_u32 odd = lift & 1u;
+    /* The lifted kind's samples, the other kind's, where each starts, the first neighbour's offset. */
+    gj_i32 count = (gj_i32)(odd ? n - low : low), other = (gj_i32)(odd ? low : n - low);
+    GJ_LOCAL gj_i32 *self = line + (odd ? low : 0u) * along, *from = line + (odd ? 0u : low) * along;
+    gj_i32 before = odd ? -(gj_i32)parity : (gj_i32)parity - 1;
+
+    for (gj_i32 m = (gj_i32)r0; m < count; m += (gj_i32)rows) {
+        gj_i32 l = m + before, r = l + 1;
+
+        if (l < 0)
+            l = r;
+        if (r >= other)
+            r = l;
+        self[(gj_u32)m * along] = gj_j2k_lifted(lift, self[(gj_u32)m * along], from[(gj_u32)l * along],
+                                               from[(gj_u32)r * along]);
+    }
+}
+
+/*
  * One work-group per `lines` lines of the jobs [first, first + count): the lines
- * are read in sub-band order into local memory (sample i of line c at
- * i * lines + c, so that neighbouring lanes take neighbouring columns), lifted
- * there (every lane a few samples, a barrier between steps) and written back over
- * themselves in sample order.
+ * are read into local memory as they lie (sub-band order), lifted there (a
+ * barrier between steps) and written back over themselves in sample order. Each
+ * lane keeps one line and takes every `rows`-th sample of it; neighbouring lanes
+ * take neighbouring columns of a vertical step (line c's sample s at s * lines +
+ * c) and neighbouring samples of a horizontal one (at c * n + s), so that both
+ * the global and the local accesses of a warp fall together. Lanes past rows *
+ * lines only join the barriers.
  */
 GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count,
                             gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf, gj_u32 wide)
 {
     GJ_LOCAL_DECL gj_i32 line[GJ_J2K_DWT_LINE];
-    gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), start, step, across, lines, total;
-    gj_u32 lift_first = irreversible ? GJ_J2K_LIFT_97_DELTA : GJ_J2K_LIFT_53_EVEN;
-    gj_u32 lift_last = irreversible ? GJ_J2K_LIFT_97_ALPHA : GJ_J2K_LIFT_53_ODD;
+    gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), along, apart, across, lines, low;
+    gj_u32 parity, n, c, r0, rows, local_along, first_at;
     GJ_GLOBAL const gj_j2k_dwt_job *j;
-    gj_i32 n, shift;
+    GJ_LOCAL gj_i32 *mine;
+    gj_i32 shift;
 
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + 1, sizeof(gj_j2k_dwt_job) / 4, count, g)];
-    n = (gj_i32)(j->vertical ? j->height : j->width);
-    step = j->vertical ? j->stride : 1u;
-    across = (g - j->group_first) * j->lines;    /* the first line's index across the direction */
+    n = j->vertical ? j->height : j->width;
+    along = j->vertical ? j->stride : 1u;       /* from one sample of a line to the next */
+    apart = j->vertical ? 1u : j->stride;       /* from one line to the next */
+    across = (g - j->group_first) * j->lines;   /* the first line's index across the direction */
     lines = gj_min(j->lines, (j->vertical ? j->width : j->height) - across);
-    start = j->offset + (j->vertical ? across : across * j->stride);
-    total = (gj_u32)n * lines;
+    low = j->low_count;
+    parity = j->parity;
     shift = (gj_i32)j->shift;
-    if (total > GJ_J2K_DWT_LINE)
+    if (n * lines > GJ_J2K_DWT_LINE)
         return;     /* the host takes the two-buffer kernels for such lines */
-    for (gj_u32 k = lid; k < total; k += size) {
-        gj_i32 i = (gj_i32)(k / lines);
-        gj_u32 c = k % lines, high = (gj_u32)(i + (gj_i32)j->parity) & 1u;
-        gj_u32 from = (gj_u32)gj_j2k_subband_index(i, j->parity, j->low_count, high);
+    rows = size / lines;
+    c = j->vertical ? lid % lines : lid / rows;
+    r0 = j->vertical ? lid / lines : lid % rows;
+    if (c >= lines || r0 >= rows)
+        r0 = n;     /* a lane left over: no samples */
+    local_along = j->vertical ? lines : 1u;
+    mine = line + (j->vertical ? c : c * n);
+    first_at = j->offset + (across + c) * apart;    /* the lane's line (read once: buf may alias jobs) */
+    for (gj_u32 s = r0; s < n; s += rows) {
+        gj_i32 v = gj_j2k_coef_load(buf, first_at + s * along, wide);
 
-        gj_i32 v = gj_j2k_coef_load(buf, start + c * (j->vertical ? 1u : j->stride) + from * step, wide);
-
-        line[k] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v << shift), high, n, irreversible);
+        mine[s * local_along] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v << shift), s >= low, (gj_i32)n,
+                                                         irreversible);
     }
     gj_barrier();
-    for (gj_u32 lift = lift_first; n > 1 && lift <= lift_last; lift++) {
-        for (gj_u32 k = lid; k < total; k += size) {
-            gj_i32 i = (gj_i32)(k / lines);
-            gj_u32 c = k % lines;
-
-            if (((gj_u32)(i + (gj_i32)j->parity) & 1u) == (lift & 1u))
-                line[k] = gj_j2k_lifted(lift, line[k], line[(gj_u32)gj_j2k_mirror(i - 1, n) * lines + c],
-                                        line[(gj_u32)gj_j2k_mirror(i + 1, n) * lines + c]);
+    if (n > 1) {
+        if (irreversible) {
+            gj_j2k_lift_lines(mine, GJ_J2K_LIFT_97_DELTA, local_along, low, n, parity, r0, rows);
+            gj_barrier();
+            gj_j2k_lift_lines(mine, GJ_J2K_LIFT_97_GAMMA, local_along, low, n, parity, r0, rows);
+            gj_barrier();
+            gj_j2k_lift_lines(mine, GJ_J2K_LIFT_97_BETA, local_along, low, n, parity, r0, rows);
+            gj_barrier();
+            gj_j2k_lift_lines(mine, GJ_J2K_LIFT_97_ALPHA, local_along, low, n, parity, r0, rows);
+        } else {
+            gj_j2k_lift_lines(mine, GJ_J2K_LIFT_53_EVEN, local_along, low, n, parity, r0, rows);
+            gj_barrier();
+            gj_j2k_lift_lines(mine, GJ_J2K_LIFT_53_ODD, local_along, low, n, parity, r0, rows);
         }
         gj_barrier();
     }
-    for (gj_u32 k = lid; k < total; k += size) {
-        gj_i32 v = shift ? (gj_i32)(((gj_i64)line[k] + ((gj_i64)1 << (shift - 1))) >> shift) : line[k];
+    for (gj_u32 i = r0; i < n; i += rows) {
+        gj_u32 high = (i + parity) & 1u;
+        gj_i32 v = mine[(gj_u32)gj_j2k_subband_index((gj_i32)i, parity, low, high) * local_along];
 
-        gj_j2k_coef_store(buf, start + (k % lines) * (j->vertical ? 1u : j->stride) + (k / lines) * step, v, wide);
+        if (shift)
+            v = (gj_i32)(((gj_i64)v + ((gj_i64)1 << (shift - 1))) >> shift);
+        gj_j2k_coef_store(buf, first_at + i * along, v, wide);
     }
 }
 

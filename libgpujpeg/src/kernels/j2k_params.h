@@ -59,8 +59,8 @@ typedef struct gj_j2k_cblk {
  * One 1-D inverse transform step over a w x h region of a tile-component's
  * coefficients (j2k_dwt.h). thread_first: this job's first thread in a launch of
  * one thread per sample; group_first: its first work-group in a launch of
- * work-groups of `lines` lines each (one row of a horizontal step; adjacent
- * columns of a vertical one, so that their reads and writes share memory sectors).
+ * work-groups of `lines` adjacent lines each (rows of a horizontal step, columns
+ * of a vertical one, so that their reads and writes share memory sectors).
  */
 typedef struct gj_j2k_dwt_job {
     gj_u32 thread_first;
@@ -78,11 +78,14 @@ typedef struct gj_j2k_dwt_job {
 /*
  * The in-place IDWT (gj_j2k_idwt_lines) holds its lines in local memory: lines
  * up to this many samples; pictures with longer ones take the two-buffer kernels.
- * A work-group takes up to GJ_J2K_DWT_COLUMNS columns of a vertical step.
+ * A work-group takes up to GJ_J2K_DWT_LINES adjacent lines, as many as the local
+ * memory holds: 32 columns of 16-bit coefficients fill two memory sectors.
+ * Its GJ_J2K_DWT_GROUP lanes share one local array, so the SM holds as many
+ * warps as local memory allows (8 work-groups of 32 KiB on an H100/H200).
  */
 #define GJ_J2K_DWT_LINE 8192
-#define GJ_J2K_DWT_GROUP 128
-#define GJ_J2K_DWT_COLUMNS 8
+#define GJ_J2K_DWT_GROUP 256
+#define GJ_J2K_DWT_LINES 32
 
 /* One tile's component planes for the output stage (j2k_output.h). */
 #define GJ_J2K_MAX_OUT_COMPS 4
