@@ -116,14 +116,15 @@ GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
 }
 
 /*
- * C.3.2 DECODE with the exchanges (C.3.3): the decision, and the context's new
- * word from the transition table (trans, GJ_MQ_TRANSITIONS entries) when A needs
- * renormalising.
+ * C.3.2 DECODE with the exchanges (C.3.3) on a context word that the caller holds
+ * (*w, a register where a pass keeps its few contexts): the decision, and the
+ * context's new word from the transition table (trans, GJ_MQ_TRANSITIONS entries)
+ * when A needs renormalising.
  */
-GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u32 *ctx,
-                                GJ_LOCAL const gj_u32 *trans)
+GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 *w,
+                                     GJ_LOCAL const gj_u32 *trans)
 {
-    gj_u32 w = *ctx, qe = w & 0xFFFF0000u, lps;
+    gj_u32 old = *w, qe = old & 0xFFFF0000u, lps;
 
     m->a -= qe;
     if (m->c < qe) {
@@ -133,13 +134,24 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LO
     } else {
         m->c -= qe;
         if (m->a & 0x80000000u)
-            return w & 1u;
+            return old & 1u;
         /* MPS exchange */
         lps = m->a < qe;
     }
-    *ctx = trans[(w & 0x7Fu) | lps << 7];
+    *w = trans[(old & 0x7Fu) | lps << 7];
     gj_j2k_mq_renorm(m, data);
-    return (w & 1u) ^ lps;
+    return (old & 1u) ^ lps;
+}
+
+/* The same on a context in local memory (stored back on every path: a store costs
+ * less than a test). */
+GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u32 *ctx,
+                                GJ_LOCAL const gj_u32 *trans)
+{
+    gj_u32 w = *ctx, d = gj_j2k_mq_decode_word(m, data, &w, trans);
+
+    *ctx = w;
+    return d;
 }
 
 /* D.6: raw bits, MSB first; after an 0xFF byte the next one carries 7 bits. Shares gj_j2k_mq's fields. */

@@ -163,6 +163,12 @@ GJ_FUNC gj_u32 gj_j2k_t1_decode(gj_j2k_t1 *t, gj_u32 ctx)
     return gj_j2k_mq_decode(&t->mq, t->data, &t->ctx[ctx], t->trans);
 }
 
+/* A decision on a context that a pass holds in a register (no local memory latency). */
+GJ_FUNC gj_u32 gj_j2k_t1_decode_word(gj_j2k_t1 *t, gj_u32 *w)
+{
+    return gj_j2k_mq_decode_word(&t->mq, t->data, w, t->trans);
+}
+
 GJ_FUNC gj_u32 gj_j2k_t1_coef_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
 {
     return t->base + (gj_u32)y * t->stride + (gj_u32)x;
@@ -201,21 +207,26 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p)
         GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
         gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
 
-        for (gj_i32 x = 0; x < t->w; x++) {
-            gj_u32 right = col[x + 1];
+        for (gj_i32 x = 0; x < t->w; x++, col++) {
+            gj_u32 right = col[1];
+            /* Insignificant coefficients with a significant neighbour, lowest row first */
+            gj_u32 todo = gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows, coded = 0;
 
-            /* Insignificant coefficients with a significant neighbour; one becoming
-             * significant makes the next row of its column a candidate too. */
-            if (gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows) {
-                for (gj_u32 r = 0; r < 4; r++) {
-                    if (!(((gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows) >> r) & 1u))
-                        continue;
-                    if (t->raw ? gj_j2k_raw_decode(&t->mq, t->data)
-                               : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r)))
-                        cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
-                    cur |= GJ_T1_PI(r);
+            while (todo) {
+                gj_u32 r = gj_ctz(todo);
+
+                todo &= todo - 1u;
+                coded |= 1u << r;
+                if (t->raw ? gj_j2k_raw_decode(&t->mq, t->data)
+                           : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r))) {
+                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+                    /* which makes the next row a candidate too */
+                    todo |= (2u << r) & ~(cur >> 1) & rows;
                 }
-                col[x] = cur;
+            }
+            if (coded) {
+                cur |= coded << 12;     /* pi */
+                col[0] = cur;
             }
             left = cur;
             cur = right;
@@ -226,70 +237,97 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p)
 /* D.3.3: magnitude refinement of coefficients significant before this bit-plane. */
 GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p)
 {
-    /* "One plus half" at p, refined: the half bit p becomes the decoded bit, p - 1 the new half. */
-    gj_u32 new_half = 1u << p >> 1, old_half = 1u << p;
+    /* "One plus half" at p, refined: the half bit p becomes the decoded bit, p - 1 the
+     * new half: the XOR for a decoded 0, and bit p of it goes with a 1. */
+    gj_u32 xor0 = 3u << p >> 1;
+    /* Its three contexts (Table D.4) stay in registers during the pass */
+    gj_u32 alone = t->ctx[14], neighbour = t->ctx[15], again = t->ctx[16];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
         GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
-        gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
+        gj_u32 left = 0, cur = col[0];
 
-        for (gj_i32 x = 0; x < t->w; x++) {
-            gj_u32 right = col[x + 1];
-            gj_u32 todo = (cur >> 1) & ~(cur >> 12) & rows;     /* significant, not coded in this plane */
+        for (gj_i32 x = 0; x < t->w; x++, col++) {
+            gj_u32 right = col[1];
+            /* significant (rows that exist), not coded in this plane */
+            gj_u32 todo = (cur >> 1) & ~(cur >> 12) & 0xFu;
 
             if (todo) {
-                gj_u32 nb = gj_j2k_t1_neighbours(left, cur, right);
+                /* Table D.4 per row from bit 4 (mu: refined before) and bit 0 (a
+                 * significant neighbour) of sel >> r */
+                gj_u32 mu = (cur >> 16) & 0xFu;
+                gj_u32 sel = (gj_j2k_t1_neighbours(left, cur, right) & ~mu) | mu << 4;
+                gj_u32 i = gj_j2k_t1_coef_index(t, x, s * 4);
 
-                for (gj_u32 r = 0; r < 4; r++) {
-                    gj_u32 bit;
+                cur |= todo << 16;
+                col[0] = cur;
+                do {
+                    gj_u32 r = gj_ctz(todo), k = sel >> r, bit;
 
-                    if (!((todo >> r) & 1u))
-                        continue;
-                    if (t->raw)
+                    todo &= todo - 1u;
+                    if (t->raw) {
                         bit = gj_j2k_raw_decode(&t->mq, t->data);
-                    else    /* Table D.4 */
-                        bit = gj_j2k_t1_decode(t, (cur & GJ_T1_MU(r)) ? 16u : ((nb >> r) & 1u) ? 15u : 14u);
-                    gj_j2k_coef_xor_mag(t->coef, gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r),
-                                        (bit ? 0u : old_half) | new_half, t->wide);
-                    cur |= GJ_T1_MU(r);
-                }
-                col[x] = cur;
+                    } else {
+                        gj_u32 w = (k & 0x10u) ? again : (k & 1u) ? neighbour : alone;
+
+                        bit = gj_j2k_t1_decode_word(t, &w);
+                        if (k & 0x10u)
+                            again = w;
+                        else if (k & 1u)
+                            neighbour = w;
+                        else
+                            alone = w;
+                    }
+                    gj_j2k_coef_xor_mag(t->coef, i + r * t->stride, xor0 ^ bit << p, t->wide);
+                } while (todo);
             }
             left = cur;
             cur = right;
         }
     }
+    t->ctx[14] = alone;
+    t->ctx[15] = neighbour;
+    t->ctx[16] = again;
 }
 
 /* D.3.4: cleanup, with the run-length mode on whole columns of a stripe. */
 GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
 {
     gj_i32 one_plus_half = (gj_i32)((1u << p) | (1u << p >> 1));
+    /* The run-length mode's contexts stay in registers during the pass */
+    gj_u32 rl = t->ctx[GJ_T1_CTX_RL], uni = t->ctx[GJ_T1_CTX_UNI];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
         GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
         gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
 
-        for (gj_i32 x = 0; x < t->w; x++) {
-            gj_u32 right = col[x + 1], r = 0;
+        for (gj_i32 x = 0; x < t->w; x++, col++) {
+            gj_u32 right = col[1];
+            gj_u32 todo = rows & ~((cur >> 1) | (cur >> 12));   /* neither significant nor coded (pi) */
 
-            if (rows == 0xFu && !((left | cur | right) & GJ_T1_SIGMA_ALL) && !(cur & GJ_T1_PI_ALL)) {
-                if (!gj_j2k_t1_decode(t, GJ_T1_CTX_RL)) {
+            /* Run-length mode: four rows to code and no significant neighbour at all */
+            if (todo == 0xFu && !((left | cur | right) & GJ_T1_SIGMA_ALL)) {
+                gj_u32 r;
+
+                if (!gj_j2k_t1_decode_word(t, &rl)) {
                     left = cur;     /* the whole column stays insignificant */
                     cur = right;
                     continue;
                 }
-                r = gj_j2k_t1_decode(t, GJ_T1_CTX_UNI) << 1;
-                r |= gj_j2k_t1_decode(t, GJ_T1_CTX_UNI);
+                r = gj_j2k_t1_decode_word(t, &uni) << 1;
+                r |= gj_j2k_t1_decode_word(t, &uni);
                 cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
-                r++;
+                todo &= 0xEu << r;
             }
-            for (; r < 4; r++)
-                if (((rows >> r) & 1u) && !(cur & (GJ_T1_SIGMA(r) | GJ_T1_PI(r))) &&
-                    gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r)))
+            while (todo) {
+                gj_u32 r = gj_ctz(todo);
+
+                todo &= todo - 1u;
+                if (gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r)))
                     cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+            }
             cur &= ~GJ_T1_PI_ALL;
-            col[x] = cur;
+            col[0] = cur;
             left = cur;
             cur = right;
         }
@@ -297,7 +335,9 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
     /* D.5: the segmentation symbol 1010 ends each cleanup pass; only its bits are consumed. */
     if (segsym)
         for (int k = 0; k < 4; k++)
-            gj_j2k_t1_decode(t, GJ_T1_CTX_UNI);
+            gj_j2k_t1_decode_word(t, &uni);
+    t->ctx[GJ_T1_CTX_RL] = rl;
+    t->ctx[GJ_T1_CTX_UNI] = uni;
 }
 
 /* E.1: from T1's value (one extra bit below the last plane) to the transform's input. */
