@@ -188,6 +188,24 @@ GJ_FUNC gj_u32 gj_max3_u16x2(gj_u32 a, gj_u32 b, gj_u32 c)
 #endif
 
 /*
+ * max(a + b, c) per unsigned 16-bit lane (the sums must not pass 2^16): one
+ * instruction on sm_90 (VIADDMNMX.U16x2), the DXT alpha encoder's distance of
+ * two pixels to a palette entry.
+ */
+#if defined(__CUDACC__)
+#define gj_addmax_u16x2(a, b, c) __viaddmax_u16x2((a), (b), (c))
+#elif defined(__OPENCL_VERSION__)
+#define gj_addmax_u16x2(a, b, c) as_uint(max(as_ushort2((gj_u32)(a)) + as_ushort2((gj_u32)(b)), as_ushort2((gj_u32)(c))))
+#else
+GJ_FUNC gj_u32 gj_addmax_u16x2(gj_u32 a, gj_u32 b, gj_u32 c)
+{
+    gj_u32 lo = gj_max(((a & 0xffffu) + (b & 0xffffu)) & 0xffffu, c & 0xffffu);
+
+    return lo | gj_max(((a >> 16) + (b >> 16)) & 0xffffu, c >> 16) << 16;
+}
+#endif
+
+/*
  * acc + the sum of the products of the four unsigned bytes of a and b, modulo
  * 2^32: one instruction (IDP4A) on CUDA. The DXT encoders measure a colour
  * against a palette entry with it (three channels and a zero byte).

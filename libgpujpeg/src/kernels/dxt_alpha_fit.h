@@ -23,34 +23,56 @@ typedef struct gj_dxt_alpha_result {
 } gj_dxt_alpha_result;
 
 /*
- * Measures endpoints a0, a1 (their order picks the mode); keeps them if better.
- * Entry e's key for a pixel is (8 d)^2 + e = 64 d^2 + e (d: the pixel less the
- * entry, |8 d| < 2^11): the smallest key is the nearest entry, the first of
- * equals, found by minimums alone, and carries the index in its low bits.
+ * The 16 values two to a word: v8[i] holds 8 v[2i] in its low and 8 v[2i + 1]
+ * in its high 16-bit lane, so that one lane instruction measures two pixels.
  */
-GJ_FUNC void gj_dxt_alpha_try(const gj_i32 *v, gj_i32 a0, gj_i32 a1, gj_dxt_alpha_result *best)
+GJ_FUNC void gj_dxt_alpha_pairs(const gj_i32 *v, gj_u32 *v8)
 {
-    gj_u32 pal[8], err, key_sum = 0, index_sum = 0;
-    gj_i32 pal8[8];
+    int i;
+
+    GJ_UNROLL
+    for (i = 0; i < 8; i++)
+        v8[i] = ((gj_u32)v[2 * i] | (gj_u32)v[2 * i + 1] << 16) << 3;
+}
+
+/* Keeps both lanes positive in gj_dxt_alpha_try's key arithmetic (> 8 * 255). */
+#define GJ_DXT_KEY_BIAS 2048u
+
+/*
+ * Measures endpoints a0, a1 (their order picks the mode); keeps them if better.
+ * Entry e's key for a pixel is B + 8 |d| + e (d: the pixel less the entry, B
+ * the bias): the smallest key is the nearest entry, the first of equals, found
+ * by minimums alone, and carries the index in its low bits. Two pixels at a
+ * time in 16-bit lanes, as max(8 v + (B + e - 8 p), (B + e + 8 p) - 8 v): both
+ * sides stay within 0..2^13 in either lane, so plain 32-bit additions do not
+ * carry from one lane into the other.
+ */
+GJ_FUNC void gj_dxt_alpha_try(const gj_u32 *v8, gj_i32 a0, gj_i32 a1, gj_dxt_alpha_result *best)
+{
+    gj_u32 pal[8], up[8], down[8], err = 0;
     gj_u64 bits = 0;
-    int p, e;
+    int i, e;
 
     gj_dxt_alpha_palette((gj_u32)a0, (gj_u32)a1, pal);
     GJ_UNROLL
-    for (e = 0; e < 8; e++)
-        pal8[e] = 8 * (gj_i32)pal[e];
+    for (e = 0; e < 8; e++) {
+        up[e] = (GJ_DXT_KEY_BIAS + (gj_u32)e) * 0x10001u - pal[e] * 0x80008u;
+        down[e] = (GJ_DXT_KEY_BIAS + (gj_u32)e) * 0x10001u + pal[e] * 0x80008u;
+    }
     GJ_UNROLL
-    for (p = 0; p < 16; p++) {
-        gj_i32 v8 = 8 * v[p];
-        gj_u32 key = 0xffffffffu;
+    for (i = 0; i < 8; i++) {
+        gj_u32 k[8], key, d, idx;
         GJ_UNROLL
         for (e = 0; e < 8; e++)
-            key = gj_min(key, (gj_u32)((v8 - pal8[e]) * (v8 - pal8[e]) + e));
-        key_sum += key;
-        index_sum += key & 7u;
-        bits |= (gj_u64)(key & 7u) << (3 * p);
+            k[e] = gj_addmax_u16x2(v8[i], up[e], down[e] - v8[i]);
+        key = gj_min3_u16x2(gj_min3_u16x2(gj_min3_u16x2(k[0], k[1], k[2]), k[3], k[4]), k[5], k[6]);
+        key = gj_min3_u16x2(key, k[7], k[7]);
+        /* |d| of both pixels in bytes 0 and 2 (B / 8 = 256 drops out), d^2 by one dot product */
+        d = key >> 3 & 0x00ff00ffu;
+        err = (gj_u32)gj_dot4_u8(d, d, (gj_i32)err);
+        idx = key & 0x00070007u;
+        bits |= (gj_u64)((idx | idx >> 13) & 63u) << (6 * i);
     }
-    err = (key_sum - index_sum) / 64;
     if (err < best->err) {
         best->w0 = (gj_u32)a0 | (gj_u32)a1 << 8 | (gj_u32)(bits & 0xffffu) << 16;
         best->w1 = (gj_u32)(bits >> 16);
@@ -58,34 +80,42 @@ GJ_FUNC void gj_dxt_alpha_try(const gj_i32 *v, gj_i32 a0, gj_i32 a1, gj_dxt_alph
     }
 }
 
-/* Least-squares refit of an eight-value block to its own indices (weights 7, 0, 6 ... 1 of 7). */
-GJ_FUNC void gj_dxt_alpha_refit(const gj_i32 *v, gj_dxt_alpha_result *best)
+/*
+ * Least-squares refit of an eight-value block to its own indices: endpoint 0's
+ * weight a of 7 by index (7, 0, 6 ... 1) from a nibble table, b = 7 - a, so
+ * that sum b^2, sum ab and sum bx follow from sum a, sum a^2 and sum ax.
+ */
+GJ_FUNC void gj_dxt_alpha_refit(const gj_u32 *v8, gj_dxt_alpha_result *best)
 {
-    gj_i32 a2 = 0, b2 = 0, ab = 0, ax = 0, bx = 0, det, a0, a1;
+    gj_i32 sa = 0, a2 = 0, ax8 = 0, sx8 = 0, b2, ab, ax, bx, det, a0, a1;
+    gj_u64 bits = (gj_u64)(best->w0 >> 16) | (gj_u64)best->w1 << 16;
     int p;
 
     if ((best->w0 & 255u) <= (best->w0 >> 8 & 255u))
         return;
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_u32 i = gj_dxt_alpha_index(best->w0, best->w1, (gj_u32)p);
-        gj_i32 a = i == 0 ? 7 : i == 1 ? 0 : 8 - (gj_i32)i, b = 7 - a;
+        gj_i32 x8 = (gj_i32)(v8[p >> 1] >> (16 * (p & 1)) & 0xffffu);
+        gj_i32 a = (gj_i32)(0x12345607u >> (4 * ((gj_u32)(bits >> (3 * p)) & 7u)) & 15u);
+        sa += a;
         a2 += a * a;
-        b2 += b * b;
-        ab += a * b;
-        ax += a * v[p];
-        bx += b * v[p];
+        ax8 += a * x8;
+        sx8 += x8;
     }
+    b2 = 49 * 16 - 14 * sa + a2;
+    ab = 7 * sa - a2;
+    ax = ax8 >> 3;
+    bx = 7 * (sx8 >> 3) - ax;
     det = a2 * b2 - ab * ab;
     if (det <= 0)
         return;
     a0 = gj_dxt_clamp(gj_dxt_div_round(7 * (b2 * ax - ab * bx), det), 255);
     a1 = gj_dxt_clamp(gj_dxt_div_round(7 * (a2 * bx - ab * ax), det), 255);
-    gj_dxt_alpha_try(v, gj_max(a0, a1), gj_min(a0, a1), best);
+    gj_dxt_alpha_try(v8, gj_max(a0, a1), gj_min(a0, a1), best);
 }
 
 /* Moves each endpoint of the best block by -2..2, keeping its mode. */
-GJ_FUNC void gj_dxt_alpha_search(const gj_i32 *v, gj_dxt_alpha_result *best)
+GJ_FUNC void gj_dxt_alpha_search(const gj_u32 *v8, gj_dxt_alpha_result *best)
 {
     int e, d;
 
@@ -101,42 +131,63 @@ GJ_FUNC void gj_dxt_alpha_search(const gj_i32 *v, gj_dxt_alpha_result *best)
                 a1 += d;
             if (a0 < 0 || a0 > 255 || a1 < 0 || a1 > 255 || (a0 > a1) != eight)
                 continue;
-            gj_dxt_alpha_try(v, a0, a1, best);
+            gj_dxt_alpha_try(v8, a0, a1, best);
         }
     }
 }
 
-/* Encodes 16 values (0..255) into an alpha block's two words. */
-GJ_FUNC void gj_dxt_encode_alpha(const gj_i32 *v, gj_u32 quality, gj_u32 *w0, gj_u32 *w1)
+/* The smaller (larger) of a word's two 16-bit lanes. */
+GJ_FUNC gj_u32 gj_dxt_lanes_min(gj_u32 x)
+{
+    return gj_min(x & 0xffffu, x >> 16);
+}
+
+GJ_FUNC gj_u32 gj_dxt_lanes_max(gj_u32 x)
+{
+    return gj_max(x & 0xffffu, x >> 16);
+}
+
+/*
+ * Encodes 16 values (0..255, in pairs as gj_dxt_alpha_pairs) into an alpha
+ * block's two words, w0 | w1 << 32. The six-value mode's endpoints are the
+ * bounds of the values other than 0 and 255 (its own entries): for the
+ * minimum a 0 lane wraps to 8 * 255 and the others drop by 8, for the maximum
+ * a 255 lane wraps to 0 and the others rise by 8 (no lane passes 2^12).
+ */
+GJ_FUNC gj_u64 gj_dxt_encode_alpha(const gj_u32 *v8, gj_u32 quality)
 {
     gj_dxt_alpha_result best;
-    gj_i32 mn = 255, mx = 0, mn_inner = 255, mx_inner = 0;
-    int p;
+    gj_u32 mn = 0xffffffffu, mx = 0, mn_inner = 0xffffffffu, mx_inner = 0;
+    int i;
 
     best.w0 = 0;
     best.w1 = 0;
     best.err = 0xffffffffu;
     GJ_UNROLL
-    for (p = 0; p < 16; p++) {
-        mn = gj_min(mn, v[p]);
-        mx = gj_max(mx, v[p]);
-        if (v[p] != 0 && v[p] != 255) {
-            mn_inner = gj_min(mn_inner, v[p]);
-            mx_inner = gj_max(mx_inner, v[p]);
-        }
+    for (i = 0; i < 8; i += 2) {
+        mn = gj_min3_u16x2(mn, v8[i], v8[i + 1]);
+        mx = gj_max3_u16x2(mx, v8[i], v8[i + 1]);
     }
-    gj_dxt_alpha_try(v, mx, mn, &best);
+    gj_dxt_alpha_try(v8, (gj_i32)(gj_dxt_lanes_max(mx) >> 3), (gj_i32)(gj_dxt_lanes_min(mn) >> 3), &best);
     if (quality != GJ_DXT_FAST && best.err) {
-        if (mn_inner <= mx_inner)
-            gj_dxt_alpha_try(v, mn_inner, mx_inner, &best);
-        gj_dxt_alpha_refit(v, &best);
+        GJ_UNROLL
+        for (i = 0; i < 8; i += 2) {
+            mn_inner = gj_min3_u16x2(mn_inner, (v8[i] + 0x07f807f8u) & 0x07ff07ffu,
+                                     (v8[i + 1] + 0x07f807f8u) & 0x07ff07ffu);
+            mx_inner = gj_max3_u16x2(mx_inner, (v8[i] + 0x00080008u) & 0x07ff07ffu,
+                                     (v8[i + 1] + 0x00080008u) & 0x07ff07ffu);
+        }
+        mn_inner = (gj_dxt_lanes_min(mn_inner) + 8u) >> 3;
+        mx_inner = gj_dxt_lanes_max(mx_inner);
+        if (mx_inner >= 8u && mn_inner <= (mx_inner - 8u) >> 3)
+            gj_dxt_alpha_try(v8, (gj_i32)mn_inner, (gj_i32)((mx_inner - 8u) >> 3), &best);
+        gj_dxt_alpha_refit(v8, &best);
         if (quality == GJ_DXT_HIGH) {
-            gj_dxt_alpha_search(v, &best);
-            gj_dxt_alpha_refit(v, &best);
+            gj_dxt_alpha_search(v8, &best);
+            gj_dxt_alpha_refit(v8, &best);
         }
     }
-    *w0 = best.w0;
-    *w1 = best.w1;
+    return (gj_u64)best.w1 << 32 | best.w0;
 }
 
 /*
@@ -144,11 +195,24 @@ GJ_FUNC void gj_dxt_encode_alpha(const gj_i32 *v, gj_u32 quality, gj_u32 *w0, gj
  * into the YCoCg kernels, CUDA 13.0's ptxas -O3 computed the balanced and high
  * luma blocks differently from the PTX's meaning (19 of 160 test outputs differed
  * from PoCL and from PTX emulation; ptxas -O0, or this call, gives the PoCL bytes:
- * doc/benchmarks.md, sixth session). BC3 and BC4 keep it inlined.
+ * doc/benchmarks.md, sixth session). BC3 and BC4 keep it inlined. The pairs and
+ * the block pass by value (registers): through pointers they went through the
+ * stack.
  */
-GJ_FUNC_NOINLINE void gj_dxt_encode_luma(const gj_i32 *v, gj_u32 quality, gj_u32 *w0, gj_u32 *w1)
+GJ_FUNC_NOINLINE gj_u64 gj_dxt_encode_luma(gj_u32 v0, gj_u32 v1, gj_u32 v2, gj_u32 v3, gj_u32 v4, gj_u32 v5,
+                                           gj_u32 v6, gj_u32 v7, gj_u32 quality)
 {
-    gj_dxt_encode_alpha(v, quality, w0, w1);
+    gj_u32 v8[8];
+
+    v8[0] = v0;
+    v8[1] = v1;
+    v8[2] = v2;
+    v8[3] = v3;
+    v8[4] = v4;
+    v8[5] = v5;
+    v8[6] = v6;
+    v8[7] = v7;
+    return gj_dxt_encode_alpha(v8, quality);
 }
 
 #endif /* GJ_KERNELS_DXT_ALPHA_FIT_H */

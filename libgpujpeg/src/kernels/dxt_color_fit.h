@@ -552,9 +552,14 @@ GJ_FUNC void gj_dxt_color_balanced(const gj_dxt_rgb_block *blk, gj_u32 four_only
     gj_i32 lo[3], hi[3];
     int ch, box, r;
 
+    /* YCoCg's blue is its fixed scale code: constant over the block, so never
+     * the box's widest channel, and its endpoint codes are replaced anyway. */
     GJ_UNROLL
-    for (ch = 0; ch < 3; ch++)
-        gj_dxt_lspiro_channel(blk, ch, &lo[ch], &hi[ch]);
+    for (ch = 0; ch < 3; ch++) {
+        lo[ch] = hi[ch] = 0;
+        if (ch < 2 || fixed_blue < 0)
+            gj_dxt_lspiro_channel(blk, ch, &lo[ch], &hi[ch]);
+    }
     /* Then the inset box, which starts better where a
      * channel's unique values are skewed. */
     GJ_NO_UNROLL

@@ -69,21 +69,40 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
     gj_dxt_rgb_stats(&blk);
     gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
     {
-        /* The four-colour palette's green (dxt_palette.h), endpoints in w[2]. */
+        /* The four-colour palette's green (dxt_palette.h), endpoints in w[2],
+         * as the decoder's Cg: g - 128 divided by the scale (1, 2 or 4) with
+         * C's truncation, by a shift. Kept + 128 as the four bytes of cgs, so
+         * that a pixel's Cg is one byte permutation by its index. */
         gj_i32 g0 = (gj_i32)gj_dxt_expand(w[2] >> 5 & 63u, 6), g1 = (gj_i32)gj_dxt_expand(w[2] >> 21 & 63u, 6);
-        gj_i32 g2 = (2 * g0 + g1) / 3, g3 = (g0 + 2 * g1) / 3;
-        gj_i32 luma[16], log2_scale = scale >> 1;
+        gj_i32 g[4], log2_scale = scale >> 1;
+        gj_u32 cgs = 0, v8[8];
+        gj_u64 lw;
+        g[0] = g0;
+        g[1] = g1;
+        g[2] = (2 * g0 + g1) / 3;
+        g[3] = (g0 + 2 * g1) / 3;
         GJ_UNROLL
-        for (p = 0; p < 16; p++) {
-            gj_u32 i = w[3] >> (2 * p) & 3u;
-            gj_i32 cg = (i == 0 ? g0 : i == 1 ? g1 : i == 2 ? g2 : g3) - 128;
-            /* cg / scale, truncated as C divides (scale 1, 2 or 4: a shift, not a division) */
+        for (p = 0; p < 4; p++) {
+            gj_i32 cg = g[p] - 128;
             cg = cg < 0 ? -(-cg >> log2_scale) : cg >> log2_scale;
-            /* gj_dxt_div_round(rgb_sum + cg, 3) clamped: an odd divisor has no
-             * halves, so it is floor((x + 1) / 3), and below 0 the clamp's 0. */
-            luma[p] = (gj_i32)gj_min((gj_u32)(gj_max(rgb_sum[p] + cg, -1) + 1) / 3u, 255u);
+            cgs |= (gj_u32)(cg + 128) << (8 * p);
         }
-        gj_dxt_encode_luma(luma, quality, &w[0], &w[1]);
+        GJ_UNROLL
+        for (p = 0; p < 16; p += 2) {
+            gj_u32 l[2];
+            int h;
+            GJ_UNROLL
+            for (h = 0; h < 2; h++) {
+                gj_i32 cg128 = (gj_i32)gj_byte_perm2(cgs, 0u, 0x4440u | (w[3] >> (2 * (p + h)) & 3u));
+                /* gj_dxt_div_round(rgb_sum + cg, 3) clamped: an odd divisor has no
+                 * halves, so it is floor((x + 1) / 3), and below 0 the clamp's 0. */
+                l[h] = gj_min((gj_u32)gj_max(rgb_sum[p + h] + cg128 - 127, 0) / 3u, 255u);
+            }
+            v8[p >> 1] = (l[0] | l[1] << 16) << 3;
+        }
+        lw = gj_dxt_encode_luma(v8[0], v8[1], v8[2], v8[3], v8[4], v8[5], v8[6], v8[7], quality);
+        w[0] = (gj_u32)lw;
+        w[1] = (gj_u32)(lw >> 32);
     }
 }
 
@@ -93,27 +112,30 @@ GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, GJ_GLOBAL const gj_u16 *flat_pa
 {
     gj_dxt_rgb_block blk;
     gj_i32 a[16];
+    gj_u32 v8[8];
+    gj_u64 aw = 0;
     int p;
 
     if (format == GJ_DXT_YCOCG) {
         gj_dxt_encode_ycocg(px, flat_pairs, quality, w);
         return;
     }
-    if (format != GJ_DXT_BC1)
+    if (format != GJ_DXT_BC1) {
         GJ_UNROLL
         for (p = 0; p < 16; p++)
             a[p] = (gj_i32)(px[p] >> 24);
-    if (format == GJ_DXT_BC4) {
-        gj_dxt_encode_alpha(a, quality, &w[0], &w[1]);
+        gj_dxt_alpha_pairs(a, v8);
+        aw = gj_dxt_encode_alpha(v8, quality);
+        w[0] = (gj_u32)aw;
+        w[1] = (gj_u32)(aw >> 32);
+    }
+    if (format == GJ_DXT_BC4)
         return;
-    }
     gj_dxt_rgb_of(px, &blk);
-    if (format == GJ_DXT_BC1) {
+    if (format == GJ_DXT_BC1)
         gj_dxt_encode_color(&blk, flat_pairs, quality, 0, -1, &w[0], &w[1]);
-    } else {
-        gj_dxt_encode_alpha(a, quality, &w[0], &w[1]);
+    else
         gj_dxt_encode_color(&blk, flat_pairs, quality, 1, -1, &w[2], &w[3]);
-    }
 }
 
 /*
