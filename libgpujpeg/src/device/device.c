@@ -182,14 +182,14 @@ const char *gj_device_name(const gj_device *dev)
 void gj_device_buffer_bytes(const gj_device *dev, size_t *current, size_t *peak)
 {
     if (current)
-        *current = dev->buffer_bytes;
+        *current = __atomic_load_n(&dev->buffer_bytes, __ATOMIC_RELAXED);
     if (peak)
-        *peak = dev->peak_bytes;
+        *peak = __atomic_load_n(&dev->peak_bytes, __ATOMIC_RELAXED);
 }
 
 void gj_device_reset_peak(gj_device *dev)
 {
-    dev->peak_bytes = dev->buffer_bytes;
+    __atomic_store_n(&dev->peak_bytes, __atomic_load_n(&dev->buffer_bytes, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
 int gj_device_synchronize(gj_device *dev)

@@ -119,15 +119,20 @@ struct gj_device {
     size_t view_align;          /* views start on multiples of this in memory (a power of two) */
 };
 
-/* The backends' buffer_create and buffer_destroy report each buffer's size here. */
+/* The backends' buffer_create and buffer_destroy report each buffer's size here.
+ * Atomically: the lanes of a batch allocate output frames on their parent device
+ * from their own threads. */
 static inline void gj_dev_count_buffer(gj_device *dev, size_t size, int created)
 {
-    if (created)
-        dev->buffer_bytes += size;
-    else
-        dev->buffer_bytes -= size < dev->buffer_bytes ? size : dev->buffer_bytes;
-    if (dev->buffer_bytes > dev->peak_bytes)
-        dev->peak_bytes = dev->buffer_bytes;
+    size_t now = __atomic_load_n(&dev->buffer_bytes, __ATOMIC_RELAXED), next, peak;
+
+    do
+        next = created ? now + size : now - (size < now ? size : now);
+    while (!__atomic_compare_exchange_n(&dev->buffer_bytes, &now, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    peak = __atomic_load_n(&dev->peak_bytes, __ATOMIC_RELAXED);
+    while (next > peak &&
+           !__atomic_compare_exchange_n(&dev->peak_bytes, &peak, next, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
 }
 
 /* The backends' view_create: where a view of `size` bytes placed from `offset` on
