@@ -62,6 +62,8 @@ int cli_read_file(const char *path, uint8_t **buf, size_t *capacity, size_t *siz
 
 /* Whether a file's first bytes are a JPEG 2000 codestream's (SOC) or a JP2 file's (signature box). */
 int cli_is_j2k(const uint8_t *data, size_t size);
+/* Whether the file at path starts as cli_is_j2k() wants (its first 12 bytes only; 0 when unreadable). */
+int cli_file_is_j2k(const char *path);
 
 /* Monotonic time in seconds. */
 double cli_now(void);

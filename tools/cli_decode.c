@@ -352,12 +352,16 @@ static int decode_input(decode_session *s, const char *in, const char *out)
     return o->module->write ? write_picture(s, out, &s->frame) : 0;
 }
 
-/* Queues a JPEG 2000 input for the next batch; 0 when it is no JPEG 2000 file (or unreadable). */
+/*
+ * Queues a JPEG 2000 input for the next batch; 0 when it is no JPEG 2000 file (or
+ * unreadable: decode_input() reports it). Only the header is peeked at first, so
+ * that the other inputs are read once, by decode_input().
+ */
 static int queue_j2k(decode_session *s, const char *in, char *out)
 {
     j2k_item *it;
 
-    if (!s->batch)
+    if (!s->batch || !cli_file_is_j2k(in))
         return 0;
     it = &s->batch->items[s->batch->n];
     if (cli_read_file(in, &it->buf, &it->capacity, &it->size) < 0 || !cli_is_j2k(it->buf, it->size))

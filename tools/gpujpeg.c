@@ -240,6 +240,19 @@ int cli_is_j2k(const uint8_t *p, size_t size)
     return (size >= 2 && p[0] == 0xFF && p[1] == 0x4F) || (size >= 12 && !memcmp(p, jp2, 12));
 }
 
+int cli_file_is_j2k(const char *path)
+{
+    uint8_t head[12];
+    FILE *f = fopen(path, "rb");
+    size_t n;
+
+    if (!f)
+        return 0;
+    n = fread(head, 1, sizeof(head), f);
+    fclose(f);
+    return cli_is_j2k(head, n);
+}
+
 double cli_now(void)
 {
     struct timespec ts;
