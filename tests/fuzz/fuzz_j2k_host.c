@@ -27,6 +27,11 @@ static int inside(uint64_t offset, uint64_t stride, uint64_t w, uint64_t h, uint
 
 static void check_layout(const j2k_layout *l)
 {
+    uint64_t run_bytes = 0;
+
+    for (size_t r = 0; r < l->nb_runs; r++)
+        run_bytes += l->runs[r].size;
+    REQUIRE(run_bytes == l->data_size);
     for (size_t i = 0; i < l->nb_cblks; i++) {
         const gj_j2k_cblk *c = &l->cblks[i];
         uint64_t bytes = 0;

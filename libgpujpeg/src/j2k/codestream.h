@@ -90,7 +90,7 @@ typedef struct j2k_progression_volume {
 typedef struct j2k_bytes {
     uint8_t *data;              /* owned copy when several pieces were joined */
     size_t size;
-    size_t capacity;
+    size_t capacity;            /* 0: data points into the input (j2k_bytes_take) */
 } j2k_bytes;
 
 /* COD parameters that apply to a whole tile (Scod, SGcod). */
@@ -165,6 +165,9 @@ static inline uint32_t j2k_reduced_extent(uint32_t a0, uint32_t a1, int d, int r
 
 /* Appends bytes to a growable run. */
 int j2k_bytes_append(j2k_bytes *b, const uint8_t *data, size_t size);
+/* The same, but an empty run only points at data (which must outlive it): a tile in
+ * one tile-part, the usual case, is never copied. */
+int j2k_bytes_take(j2k_bytes *b, const uint8_t *data, size_t size);
 void j2k_bytes_free(j2k_bytes *b);
 
 #endif /* GJ_J2K_CODESTREAM_H */

@@ -153,9 +153,11 @@ static int upload_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf
     *buf = plane;
     if ((l->nb_cblks && (ret = dev->ops->upload(dev, buf, *at, l->cblks, l->nb_cblks * sizeof(*l->cblks))) < 0) ||
         (l->nb_segments && (ret = dev->ops->upload(dev, buf, *at + *segments_at, l->segments,
-                                                   l->nb_segments * sizeof(*l->segments))) < 0) ||
-        (l->data_size && (ret = dev->ops->upload(dev, buf, *at + *data_at, l->data, l->data_size)) < 0))
+                                                   l->nb_segments * sizeof(*l->segments))) < 0))
         return ret;
+    for (size_t i = 0, run_at = 0; i < l->nb_runs; run_at += l->runs[i++].size)
+        if ((ret = dev->ops->upload(dev, buf, *at + *data_at + run_at, l->runs[i].data, l->runs[i].size)) < 0)
+            return ret;
     return 0;
 }
 

@@ -29,7 +29,8 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
 /*
  * Parses data and fills l for a decode at 1/2^reduce of the size with the first
  * max_layers layers (0: all). *truncated is set when parts of the codestream are
- * missing. l->native_format says what the picture decodes to.
+ * missing. l->native_format says what the picture decodes to. l->runs may point
+ * into data: keep it until they are uploaded.
  */
 int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers, j2k_layout *l,
                     int *truncated);

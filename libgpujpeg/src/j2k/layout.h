@@ -22,13 +22,26 @@ typedef struct j2k_dwt_pass {
     int vertical;
 } j2k_dwt_pass;
 
+/* Bytes uploaded one after the other as T1's data. */
+typedef struct j2k_data_run {
+    const uint8_t *data;
+    size_t size;
+} j2k_data_run;
+
 typedef struct j2k_layout {
     gj_j2k_cblk *cblks;
     size_t nb_cblks, cblks_cap;
+    uint64_t *sort_keys;            /* scratch of the code-blocks' sort, kept for the next picture */
+    gj_j2k_cblk *sort_cblks;
+    size_t sort_cap;
     uint32_t *segments;
     size_t nb_segments, segments_cap;
-    uint8_t *data;
-    size_t data_size, data_cap;
+    uint8_t *data;                  /* code-block bytes joined on the host, when they must be */
+    size_t data_size, data_cap;     /* data_size: T1's data in all (every run) */
+    j2k_data_run *runs;             /* what T1's data is made of: the tile bodies or data; they */
+    size_t nb_runs, runs_cap;       /* may point into the input picture (valid until the upload) */
+    int bodies_direct;
+    size_t body_base;               /* while building: where the current tile's body starts */
     size_t coef_count;              /* coefficients of every tile-component, at the decoded size */
     int wide;                       /* stored in 32 bits, else 16 (j2k/coef_range.c, kernels/j2k_coef.h) */
     int force_wide;                 /* set by the caller: 32 bits whatever the bound (GJ_J2K_WIDE=1) */

@@ -57,8 +57,11 @@ int j2k_bytes_append(j2k_bytes *b, const uint8_t *data, size_t size)
 
         while (cap < b->size + size)
             cap *= 2;
-        if (!(p = realloc(b->data, cap)))
+        /* A run that only pointed into the input (j2k_bytes_take) becomes a copy. */
+        if (!(p = b->capacity ? realloc(b->data, cap) : malloc(cap)))
             return GJ_ERROR_NOMEM;
+        if (!b->capacity && b->size)
+            memcpy(p, b->data, b->size);
         b->data = p;
         b->capacity = cap;
     }
@@ -68,9 +71,19 @@ int j2k_bytes_append(j2k_bytes *b, const uint8_t *data, size_t size)
     return 0;
 }
 
+int j2k_bytes_take(j2k_bytes *b, const uint8_t *data, size_t size)
+{
+    if (b->size || !size)
+        return j2k_bytes_append(b, data, size);
+    b->data = (uint8_t *)data;
+    b->size = size;
+    return 0;
+}
+
 void j2k_bytes_free(j2k_bytes *b)
 {
-    free(b->data);
+    if (b->capacity)
+        free(b->data);
     memset(b, 0, sizeof(*b));
 }
 
@@ -592,7 +605,7 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_SOD:
             if (s->has_ppm && (ret = take_ppm_piece(s, t)) < 0)
                 return ret;
-            ret = j2k_bytes_append(&t->data, data + *pos, end - *pos);
+            ret = j2k_bytes_take(&t->data, data + *pos, end - *pos);
             *pos = end;
             return ret;
         case M_COD:

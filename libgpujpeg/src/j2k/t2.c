@@ -139,14 +139,12 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
     if (!included)
         return 0;
     if (!cb->included) {
-        int planes = 0;
-
-        /* B.10.5: the number of missing most significant bit-planes. */
-        while (!j2k_tag_tree_decode(&pb->zero_planes, b, i, planes + 1)) {
-            if (++planes > 74 || b->overrun)
-                return gj_fail(GJ_ERROR_INVALIDDATA, "packet header: %d missing bit-planes in a code-block",
-                               planes);
-        }
+        /* B.10.5: the number of missing most significant bit-planes, at most 74. One
+         * decode to the bound reads the bits that raising the threshold one by one would. */
+        if (!j2k_tag_tree_decode(&pb->zero_planes, b, i, 75))
+            return gj_fail(GJ_ERROR_INVALIDDATA, "packet header: %s",
+                           b->overrun ? "truncated in a code-block's missing bit-planes" :
+                                        "more than 74 missing bit-planes in a code-block");
         cb->coded_planes = band->mb - pb->zero_planes.nodes[i].value;
         cb->included = 1;
     }

@@ -103,9 +103,13 @@ int j2k_tag_tree_decode(j2k_tag_tree *t, j2k_bits *b, int leaf, int32_t threshol
     int32_t path[32], low = 0;
     int depth = 0, n = leaf;
 
-    /* Root first: each node's bound is at least its parent's (B.10.2). */
+    /* Root first: each node's bound is at least its parent's (B.10.2). An ancestor
+     * whose value is known reads no more bits and hands its value down as the bound:
+     * the walk starts there (siblings share most of the path). */
     while (n >= 0 && depth < 32) {
         path[depth++] = n;
+        if (t->nodes[n].value != INT32_MAX)
+            break;
         n = t->nodes[n].parent;
     }
     while (depth-- > 0) {
