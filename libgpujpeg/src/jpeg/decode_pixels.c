@@ -113,6 +113,9 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
     cp->out_format = (uint32_t)color_out_format(out->format);
     cp->color_space = (uint32_t)s->color_space;
     cp->num_comps = (uint32_t)s->num_components;
+    /* A frame's rows start on 4-byte boundaries nearly always; odd pitches take byte stores. */
+    cp->word_stores = (dst.offset % 4 == 0 && dst.pitch % 4 == 0 &&
+                       (dst.buf.handle % 4 == 0 || dec->dev->ops->memory != GJ_MEMORY_CUDA));
     for (c = 0; c < s->num_components; c++) {
         uint64_t offset = gj_jpeg_block_offset(s, c) * GJ_BLOCK_BYTES;
 
@@ -130,7 +133,7 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
         if ((ret = launch_idct(dec, c, &in_place, cp->comp_w[c], cp->comp_h[c])) < 0)
             return ret;
     {
-        uint32_t groups_per_row = (uint32_t)gj_jpeg_groups(cp->width, (size_t)GJ_COLOR_RUN * PIXEL_GROUP);
+        uint32_t groups_per_row = (uint32_t)gj_jpeg_groups(cp->width, (size_t)GJ_COLOR_RUN * 4 * PIXEL_GROUP);
         gj_karg a[] = {
             GJ_ARG_BUF(&dec->buf[BUF_COLOR_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_COEFS]),
             GJ_ARG_BUF(&dst.buf), GJ_ARG_U64(dst.offset), GJ_ARG_U32(dst.pitch), GJ_ARG_U32(groups_per_row),

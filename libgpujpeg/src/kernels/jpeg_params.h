@@ -137,7 +137,8 @@ typedef struct gj_color_params {
     gj_u32 out_format;
     gj_u32 color_space;
     gj_u32 num_comps;
-    gj_u32 pad[3];
+    gj_u32 word_stores;         /* every row starts on a 4-byte boundary: a quad's bytes go as words */
+    gj_u32 pad[2];
     gj_u32 method[4];
     gj_u32 fx[4];
     gj_u32 fy[4];
@@ -152,7 +153,7 @@ typedef struct gj_color_params {
  * first half (kernels/jpeg_idct.h, block-major output). */
 #define GJ_BLOCK_BYTES 128
 
-/* Pixels of a row per thread of the colour kernel (kernels/jpeg_color.h). */
-#define GJ_COLOR_RUN 8
+/* Runs of 4 pixels (quads) of a row per thread of the colour kernel (kernels/jpeg_color.h). */
+#define GJ_COLOR_RUN 2
 
 #endif /* GJ_KERNELS_JPEG_PARAMS_H */
