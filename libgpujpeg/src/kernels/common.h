@@ -54,6 +54,7 @@ typedef long long gj_i64;
 #define gj_clz64(x) ((gj_u32)__clzll((long long)(x)))
 #define gj_popcount(x) ((gj_u32)__popc((gj_u32)(x)))
 #define gj_ctz(x) ((gj_u32)__ffs((int)(x)) - 1u)       /* x != 0 */
+#define gj_mulhi_u32(a, b) __umulhi((gj_u32)(a), (gj_u32)(b))
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
@@ -91,6 +92,7 @@ typedef long gj_i64;
 #define gj_clz64(x) ((gj_u32)clz((ulong)(x)))
 #define gj_popcount(x) ((gj_u32)popcount((uint)(x)))
 #define gj_ctz(x) (31u - (gj_u32)clz((uint)(x) & (0u - (uint)(x))))    /* x != 0; OpenCL 1.2 has no ctz */
+#define gj_mulhi_u32(a, b) mul_hi((uint)(a), (uint)(b))
 #define gj_min(a, b) min((a), (b))
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
@@ -127,6 +129,7 @@ static inline gj_u64 *gj_host_global_id(void)
 #define gj_clz64(x) ((gj_u32)((x) ? __builtin_clzll(x) : 64))
 #define gj_popcount(x) ((gj_u32)__builtin_popcount((gj_u32)(x)))
 #define gj_ctz(x) ((gj_u32)__builtin_ctz((gj_u32)(x)))   /* x != 0 */
+#define gj_mulhi_u32(a, b) ((gj_u32)((gj_u64)(gj_u32)(a) * (gj_u32)(b) >> 32))   /* the high word of a * b */
 #define gj_min(a, b) ((a) < (b) ? (a) : (b))
 #define gj_max(a, b) ((a) > (b) ? (a) : (b))
 #define GJ_UNROLL

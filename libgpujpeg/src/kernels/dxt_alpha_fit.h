@@ -89,6 +89,7 @@ GJ_FUNC void gj_dxt_alpha_refit(const gj_u32 *v8, gj_dxt_alpha_result *best)
 {
     gj_i32 sa = 0, a2 = 0, ax8 = 0, sx8 = 0, b2, ab, ax, bx, det, a0, a1;
     gj_u64 bits = (gj_u64)(best->w0 >> 16) | (gj_u64)best->w1 << 16;
+    gj_u32 r;
     int p;
 
     if ((best->w0 & 255u) <= (best->w0 >> 8 & 255u))
@@ -109,8 +110,9 @@ GJ_FUNC void gj_dxt_alpha_refit(const gj_u32 *v8, gj_dxt_alpha_result *best)
     det = a2 * b2 - ab * ab;
     if (det <= 0)
         return;
-    a0 = gj_dxt_clamp(gj_dxt_div_round(7 * (b2 * ax - ab * bx), det), 255);
-    a1 = gj_dxt_clamp(gj_dxt_div_round(7 * (a2 * bx - ab * ax), det), 255);
+    r = gj_dxt_recip(det);
+    a0 = gj_dxt_clamp(gj_dxt_div_round(7 * (b2 * ax - ab * bx), det, r), 255);
+    a1 = gj_dxt_clamp(gj_dxt_div_round(7 * (a2 * bx - ab * ax), det, r), 255);
     gj_dxt_alpha_try(v8, gj_max(a0, a1), gj_min(a0, a1), best);
 }
 
