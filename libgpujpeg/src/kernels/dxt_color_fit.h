@@ -481,18 +481,55 @@ GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj
 }
 
 /*
- * fast: a nearly flat block's mean (gj_dxt_color_flat_codes), the inset box
- * on the block's diagonal, then a least-squares refit of the better one, all
- * in the four-colour order. BC1's three-colour order (tried by the other
- * levels) gained at most 0.06 dB on the test photographs and on the
- * near-black synthetic picture, for a fifth of the kernel's instructions. One
- * measurement's code serves the three candidates in a loop: copies of it
+ * fast's weights without a measurement: each pixel's weight of endpoint q0
+ * (of 3) by its projection t = x.d on d = e0 - e1 (the decoded endpoints),
+ * rounded to the nearest third of the segment: the count of k = 1, 3, 5 with
+ * 6 (t - e1.d) >= k |d|^2, i.e. t >= ceil((k |d|^2 + 6 e1.d) / 6). x.d is two
+ * byte dot products, d's positive and negative parts.
+ */
+GJ_FUNC gj_u32 gj_dxt_color_project(const gj_dxt_rgb_block *blk, gj_u32 q0, gj_u32 q1)
+{
+    gj_u32 e0 = gj_dxt_expand565(q0), e1 = gj_dxt_expand565(q1), dpos = 0, dneg = 0, weights = 0xffffffffu;
+    gj_i32 len2, e1d, thr[3];
+    int ch, k, p;
+
+    GJ_UNROLL
+    for (ch = 0; ch < 3; ch++) {
+        gj_i32 d = GJ_DXT_CH(e0, ch) - GJ_DXT_CH(e1, ch);
+        dpos |= (gj_u32)gj_max(d, 0) << (8 * ch);
+        dneg |= (gj_u32)gj_max(-d, 0) << (8 * ch);
+    }
+    len2 = gj_dot4_u8(dpos, dpos, gj_dot4_u8(dneg, dneg, 0));
+    e1d = gj_dot4_u8(e1, dpos, 0) - gj_dot4_u8(e1, dneg, 0);
+    /* ceil(T / 6) with T + 6 * 2^20 > 0 (|T| < 11 * 3 * 255^2): an unsigned division by a constant */
+    GJ_UNROLL
+    for (k = 0; k < 3; k++)
+        thr[k] = (gj_i32)(((gj_u32)((2 * k + 1) * len2 + 6 * e1d) + 6u * 1048576u + 5u) / 6u) - 1048576;
+    GJ_UNROLL
+    for (p = 0; p < 16; p++) {
+        gj_i32 t = gj_dot4_u8(blk->px[p], dpos, 0) - gj_dot4_u8(blk->px[p], dneg, 0);
+        /* 3 less the signs of t - thr[k] (no overflow: all below 2^22 in magnitude) */
+        gj_u32 below = ((gj_u32)(t - thr[0]) >> 31) + ((gj_u32)(t - thr[1]) >> 31) + ((gj_u32)(t - thr[2]) >> 31);
+        weights -= below << (2 * p);
+    }
+    return weights;
+}
+
+/*
+ * fast: a nearly flat block's mean (gj_dxt_color_flat_codes), and the inset
+ * box on the block's diagonal refitted by least squares to the weights of its
+ * projection (gj_dxt_color_project; the box itself where they do not determine
+ * two endpoints): one measurement, two for nearly flat blocks, all in the
+ * four-colour order. BC1's three-colour order (tried by the other levels)
+ * gained at most 0.06 dB on the test photographs and on the near-black
+ * synthetic picture, for a fifth of the kernel's instructions. One
+ * measurement's code serves both candidates in a loop: copies of it
  * overflowed the GPU's instruction cache.
  */
 GJ_FUNC void gj_dxt_color_box_refit(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
                                     gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
 {
-    gj_i32 lo[3], hi[3];
+    gj_i32 lo[3], hi[3], e0[3], e1[3];
     gj_u32 flat = 0, box, q0, q1;
     int c = 1;
 
@@ -502,14 +539,16 @@ GJ_FUNC void gj_dxt_color_box_refit(const gj_dxt_rgb_block *blk, GJ_GLOBAL const
     }
     gj_dxt_inset_box(blk, lo, hi);
     box = gj_dxt_color_box_codes(blk, lo, hi, fixed_blue);
+    q0 = gj_max(box & 0xffffu, box >> 16);
+    q1 = gj_min(box & 0xffffu, box >> 16);
+    if (gj_dxt_color_lsq(blk, gj_dxt_color_project(blk, q0, q1), 0, 3, e0, e1))
+        box = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue) |
+              gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue) << 16;
     GJ_NO_UNROLL
-    for (; c < 3; c++) {
+    for (; c < 2; c++) {
         gj_u32 codes = c == 0 ? flat : box;
-        q0 = gj_max(codes & 0xffffu, codes >> 16);
-        q1 = gj_min(codes & 0xffffu, codes >> 16);
-        if (c == 2 && !gj_dxt_color_refit_codes(blk, four_only, fixed_blue, best, &q0, &q1))
-            break;
-        gj_dxt_color_try(blk, q0, q1, four_only, best);
+        gj_dxt_color_try(blk, gj_max(codes & 0xffffu, codes >> 16), gj_min(codes & 0xffffu, codes >> 16),
+                         four_only, best);
     }
 }
 
