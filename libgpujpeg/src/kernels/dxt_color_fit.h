@@ -123,12 +123,6 @@ GJ_FUNC gj_i32 gj_dxt_div_round(gj_i32 n, gj_i32 d, gj_u32 r)
     return n < 0 ? -(gj_i32)q : (gj_i32)q;
 }
 
-/* gj_dxt_div_round(n, 2^k), k > 0, by an arithmetic shift: (n + 2^(k-1) - [n < 0]) >> k. */
-GJ_FUNC gj_i32 gj_dxt_div_round_pow2(gj_i32 n, int k)
-{
-    return (n + (1 << (k - 1)) - (n < 0 ? 1 : 0)) >> k;
-}
-
 GJ_FUNC gj_i32 gj_dxt_clamp(gj_i32 v, gj_i32 hi)
 {
     return v < 0 ? 0 : v > hi ? hi : v;

@@ -37,34 +37,65 @@ GJ_FUNC void gj_dxt_rgb_of(const gj_u32 *px, gj_dxt_rgb_block *blk)
  * with decoded Co', Cg' the RGB error is smallest at Y = (R + G + B + Cg') / 3
  * (rather than the exact (R + 2G + B) / 4).
  *
- * The pixels are read in one pass (px is dead afterwards) and the decoded Cg'
- * is picked by select from the two endpoints rather than from a palette array:
- * with a palette array declared beside px, NVVM (CUDA 13.0, also NVIDIA's
- * OpenCL) overlapped the two and read the block's first row as zero, so CUDA
- * and OpenCL-GPU differed from PoCL and the host build
- * (tests/backend_compare.sh now checks every DXT output across backends).
+ * The pixels are read in one pass (px is dead afterwards), two at a time: the
+ * 16-bit lanes of one word hold 2 Co + 256, 4 Cg + 512 and R + G + B of
+ * pixels 2i and 2i + 1 (all within 0..1022), so that one addition, bound or
+ * shift serves both, and the scaled, rounded Co and Cg of the colour block
+ * (below) follow in the lanes too. The decoded Cg' is picked by a byte
+ * permutation rather than from a palette array: with a palette array declared
+ * beside px, NVVM (CUDA 13.0, also NVIDIA's OpenCL) overlapped the two and
+ * read the block's first row as zero, so CUDA and OpenCL-GPU differed from
+ * PoCL and the host build (tests/backend_compare.sh now checks every DXT
+ * output across backends).
  */
 GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 quality, gj_u32 *w)
 {
     gj_dxt_rgb_block blk;
-    gj_i32 co2[16], cg4[16], rgb_sum[16], range = 0, scale, blue;
-    int p;
+    gj_u32 co[8], cg[8], rgb_sum[8], co_lo = 0xffffffffu, co_hi = 0, cg_lo = 0xffffffffu, cg_hi = 0, blue;
+    gj_i32 range, scale, log2_scale;
+    int i, p;
 
     GJ_UNROLL
-    for (p = 0; p < 16; p++) {
-        gj_i32 r = GJ_DXT_CH(px[p], 0), g = GJ_DXT_CH(px[p], 1), b = GJ_DXT_CH(px[p], 2);
-        co2[p] = r - b;
-        cg4[p] = 2 * g - r - b;
-        rgb_sum[p] = r + g + b;
-        /* In quarters: |Co| * 4 = 2 |co2|, |Cg| * 4 = |cg4|. */
-        range = gj_max(range, gj_max(co2[p] < 0 ? -2 * co2[p] : 2 * co2[p], cg4[p] < 0 ? -cg4[p] : cg4[p]));
+    for (i = 0; i < 8; i++) {
+        /* r | g << 8 of both pixels, then b (and alpha), as lanes */
+        gj_u32 rg = gj_byte_perm2(px[2 * i], px[2 * i + 1], 0x5410u);
+        gj_u32 r = rg & 0x00ff00ffu, g = rg >> 8 & 0x00ff00ffu;
+        gj_u32 b = gj_byte_perm2(px[2 * i], px[2 * i + 1], 0x7632u) & 0x00ff00ffu;
+        co[i] = r + 0x01000100u - b;
+        cg[i] = 2u * g + 0x02000200u - r - b;
+        rgb_sum[i] = r + g + b;
     }
-    scale = range < 4 * 32 ? 4 : range < 4 * 64 ? 2 : 1;
-    blue = (gj_i32)gj_dxt_expand((gj_u32)scale - 1, 5);
     GJ_UNROLL
-    for (p = 0; p < 16; p++) {
-        blk.px[p] = GJ_DXT_PACK(gj_dxt_clamp(128 + gj_dxt_div_round_pow2(co2[p] * scale, 1), 255),
-                                gj_dxt_clamp(128 + gj_dxt_div_round_pow2(cg4[p] * scale, 2), 255), blue, 0);
+    for (i = 0; i < 8; i += 2) {
+        co_lo = gj_min3_u16x2(co_lo, co[i], co[i + 1]);
+        co_hi = gj_max3_u16x2(co_hi, co[i], co[i + 1]);
+        cg_lo = gj_min3_u16x2(cg_lo, cg[i], cg[i + 1]);
+        cg_hi = gj_max3_u16x2(cg_hi, cg[i], cg[i + 1]);
+    }
+    /* In quarters: |Co| * 4 = 2 |2 Co|, |Cg| * 4 = |4 Cg|. */
+    range = 2 * gj_max((gj_i32)gj_dxt_lanes_max(co_hi) - 256, 256 - (gj_i32)gj_dxt_lanes_min(co_lo));
+    range = gj_max(range, gj_max((gj_i32)gj_dxt_lanes_max(cg_hi) - 512, 512 - (gj_i32)gj_dxt_lanes_min(cg_lo)));
+    scale = range < 4 * 32 ? 4 : range < 4 * 64 ? 2 : 1;
+    log2_scale = scale >> 1;
+    blue = gj_dxt_expand((gj_u32)scale - 1, 5);
+    /*
+     * 128 + Co * scale and 128 + Cg * scale rounded to nearest, halves away
+     * from zero, in the lanes: floor((2 Co s + 257 - [Co < 0]) / 2) and
+     * floor((4 Cg s + 514 - [Cg < 0]) / 4), where [Co < 0] is bit 8 of the
+     * lane clear (bit 9 for Cg).
+     * Every lane stays within 0..4095 (the scale keeps Co s and Cg s in range):
+     * the 32-bit additions of both lanes' constants borrow nothing across them.
+     * Only the top can pass 255 (a half rounded up), hence a minimum.
+     */
+    GJ_UNROLL
+    for (i = 0; i < 8; i++) {
+        gj_u32 c = (co[i] << log2_scale) + (gj_u32)((257 - 256 * scale) * 0x10001) - (~co[i] >> 8 & 0x00010001u);
+        gj_u32 d = (cg[i] << log2_scale) + (gj_u32)((514 - 512 * scale) * 0x10001) - (~cg[i] >> 9 & 0x00010001u);
+        c = gj_min3_u16x2(c >> 1 & 0x7fff7fffu, 0x00ff00ffu, 0x00ff00ffu) | blue * 0x01000100u;
+        d = gj_min3_u16x2(d >> 2 & 0x3fff3fffu, 0x00ff00ffu, 0x00ff00ffu);
+        /* pixel 2i: Co, Cg, blue, 0 (the lane's high byte); pixel 2i + 1 from the high lanes */
+        blk.px[2 * i] = gj_byte_perm2(c, d, 0x5140u);
+        blk.px[2 * i + 1] = gj_byte_perm2(c, d, 0x7362u);
     }
     gj_dxt_rgb_stats(&blk);
     gj_dxt_encode_color(&blk, flat_pairs, quality, 1, scale - 1, &w[2], &w[3]);
@@ -74,7 +105,7 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
          * C's truncation, by a shift. Kept + 128 as the four bytes of cgs, so
          * that a pixel's Cg is one byte permutation by its index. */
         gj_i32 g0 = (gj_i32)gj_dxt_expand(w[2] >> 5 & 63u, 6), g1 = (gj_i32)gj_dxt_expand(w[2] >> 21 & 63u, 6);
-        gj_i32 g[4], log2_scale = scale >> 1;
+        gj_i32 g[4];
         gj_u32 cgs = 0, v8[8];
         gj_u64 lw;
         g[0] = g0;
@@ -94,9 +125,10 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
             GJ_UNROLL
             for (h = 0; h < 2; h++) {
                 gj_i32 cg128 = (gj_i32)gj_byte_perm2(cgs, 0u, 0x4440u | (w[3] >> (2 * (p + h)) & 3u));
-                /* gj_dxt_div_round(rgb_sum + cg, 3) clamped: an odd divisor has no
+                /* (rgb_sum + cg) / 3 rounded to nearest and clamped: an odd divisor has no
                  * halves, so it is floor((x + 1) / 3), and below 0 the clamp's 0. */
-                l[h] = gj_min((gj_u32)gj_max(rgb_sum[p + h] + cg128 - 127, 0) / 3u, 255u);
+                gj_i32 sum = (gj_i32)(rgb_sum[p >> 1] >> (16 * h) & 0xffffu);
+                l[h] = gj_min((gj_u32)gj_max(sum + cg128 - 127, 0) / 3u, 255u);
             }
             v8[p >> 1] = (l[0] | l[1] << 16) << 3;
         }
