@@ -149,6 +149,9 @@ tests/dxt-corpus/.stamp: $(srcdir)/tests/gen_dxt_corpus.sh tests/tools/dxt_tool$
 UNIT_TESTS += tests/unit/jpeg_idct
 tests_unit_jpeg_idct_SOURCES = tests/unit/jpeg_idct.c tests/unit/unit_check.h
 
+UNIT_TESTS += tests/unit/dxt_round
+tests_unit_dxt_round_SOURCES = tests/unit/dxt_round.c tests/unit/unit_check.h
+
 # The entropy layout's unstuffing and chunking against plain models, built with SSE2
 # (where the compiler has it) and with 64-bit words: from the sources, as the fuzzer.
 UNIT_TESTS += tests/unit/jpeg_layout tests/unit/jpeg_layout_words
