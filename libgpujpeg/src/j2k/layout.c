@@ -320,6 +320,8 @@ static int sort_by_work(j2k_layout *l)
     size_t n = l->nb_cblks;
     uint64_t *keys, *tmp;
 
+    if (n < 2)                  /* nothing to order; the digit check below reads keys[0] */
+        return 0;
     if (n > 65536) {            /* the index would not fit the key */
         qsort(l->cblks, n, sizeof(*l->cblks), compare_work);
         return 0;
