@@ -228,6 +228,9 @@ synth size_15x15_420 blocks 15 15 -sample 2x2
 synth size_16x16_420 rings 16 16 -sample 2x2
 synth size_17x17_440 rings 17 17 -sample 1x2
 synth size_18x34_420 gradient 18 34 -sample 2x2
+# Scans denser than the output frame holds side by side: the later ones decode after
+# the first on one queue instead of at once (libgpujpeg/src/jpeg/decode_scan_units.c).
+synth scans_separate_noise_q100_256x160 noise 256 160 -quality 100 -sample 2x2 -scans "$src/separate.scans"
 synth size_33x65_411 rings 33 65 -sample 4x1
 synth size_65x1_rgb gradient 65 1 -rgb
 synth size_1023x1_420 noise 1023 1 -sample 2x2

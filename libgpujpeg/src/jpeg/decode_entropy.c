@@ -25,10 +25,11 @@ static int table_index(gj_scan_params *p, const gj_huffman_spec **specs, int *is
     return (int)i;
 }
 
-static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, uint32_t chunk_bits)
+static int fill_scan_params(const gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const gj_jpeg_scan *scan,
+                            uint32_t chunk_bits)
 {
     const gj_jpeg_stream *s = &dec->stream;
-    gj_scan_params *p = dec->scan_params;
+    gj_scan_params *p = u->scan_params;
     const gj_huffman_spec *specs[GJ_MAX_SCAN_TABLES];
     int is_ac[GJ_MAX_SCAN_TABLES];
     uint32_t n = 0;
@@ -60,7 +61,7 @@ static int fill_scan_params(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, uint
     }
     p->blocks_in_mcu = n;
     p->mcus_x = (uint32_t)scan->mcus_x;
-    p->num_chunks = dec->layout->num_chunks;
+    p->num_chunks = u->layout->num_chunks;
     p->chunk_bits = chunk_bits;
     return 0;
 }
@@ -73,43 +74,48 @@ static size_t padded_bytes(const gj_entropy_layout *e)
 
 /* Every segment one chunk (restart_direct()): each chunk's start is exact, and so
  * is its place in the scan; no synchronisation and no prefix sums are needed. */
-static int chunks_are_segments(const gj_jpeg_decoder *dec)
+static int chunks_are_segments(const gj_entropy_layout *e)
 {
-    return dec->layout->max_chunks_per_segment == 1;
+    return e->max_chunks_per_segment == 1;
 }
 
-/* The scan's inputs, and room for what the synchronisation and the prefix sums keep
- * per chunk (none when the chunks are segments: their buffers are only passed); in
- * the output frame where they fit (decode_scan_buffers.c). */
-static int upload_scan(gj_jpeg_decoder *dec)
+/* What the scan's buffers hold: its inputs, and room for what the synchronisation
+ * and the prefix sums keep per chunk (none when the chunks are segments: their
+ * buffers are only passed). */
+static void scan_buffer_sizes(const gj_entropy_layout *e, size_t *sizes)
 {
-    gj_device *dev = dec->dev;
-    const gj_entropy_layout *e = dec->layout;
-    size_t nch = e->num_chunks, synced = chunks_are_segments(dec) ? 0 : nch;
+    size_t nch = e->num_chunks, synced = chunks_are_segments(e) ? 0 : nch;
     size_t groups = gj_jpeg_groups(synced, SCAN_GROUP), sync_groups = gj_jpeg_groups(synced, HUFF_GROUP);
-    size_t sizes[SCAN_BUFS] = {
-        [BUF_SCAN_PARAMS] = sizeof(gj_scan_params),
-        [BUF_BYTES] = padded_bytes(e),
-        [BUF_SEGMENTS] = e->num_segments * sizeof(gj_segment),
-        [BUF_CHUNK_SEG] = nch * sizeof(uint32_t),
-        [BUF_STATES] = synced * sizeof(gj_huff_packed_state),
-        [BUF_BOUNDS] = 2 * sync_groups * sizeof(gj_huff_packed_state),
-        [BUF_SUMS] = synced * SCAN_LANES * sizeof(int32_t),
-        [BUF_AGGR] = groups * SCAN_LANES * sizeof(int32_t),
-        [BUF_AGGR_HEAD] = groups * sizeof(uint32_t),
-        [BUF_CARRY] = groups * SCAN_LANES * sizeof(int32_t),
-        [BUF_COUNTER] = SYNC_MAX_ROUNDS * sizeof(uint32_t),
-    };
+
+    sizes[BUF_SCAN_PARAMS] = sizeof(gj_scan_params);
+    sizes[BUF_BYTES] = padded_bytes(e);
+    sizes[BUF_SEGMENTS] = e->num_segments * sizeof(gj_segment);
+    sizes[BUF_CHUNK_SEG] = nch * sizeof(uint32_t);
+    sizes[BUF_STATES] = synced * sizeof(gj_huff_packed_state);
+    sizes[BUF_BOUNDS] = 2 * sync_groups * sizeof(gj_huff_packed_state);
+    sizes[BUF_SUMS] = synced * SCAN_LANES * sizeof(int32_t);
+    sizes[BUF_AGGR] = groups * SCAN_LANES * sizeof(int32_t);
+    sizes[BUF_AGGR_HEAD] = groups * sizeof(uint32_t);
+    sizes[BUF_CARRY] = groups * SCAN_LANES * sizeof(int32_t);
+    sizes[BUF_COUNTER] = SYNC_MAX_ROUNDS * sizeof(uint32_t);
+}
+
+/* The scan's buffers (in the output frame where they fit, decode_scan_buffers.c) and
+ * its inputs in them. */
+static int upload_scan(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const size_t *sizes)
+{
+    gj_device *dev = u->dev;
+    const gj_entropy_layout *e = u->layout;
     int ret;
 
-    if ((ret = gj_jpeg_scan_buffers(dec, sizes)) < 0)
+    if ((ret = gj_jpeg_scan_buffers(dec, u, sizes)) < 0)
         return ret;
-    if ((ret = dev->ops->upload(dev, &dec->buf[BUF_SCAN_PARAMS], 0, dec->scan_params, sizeof(gj_scan_params))) < 0 ||
-        (ret = dev->ops->upload(dev, &dec->buf[BUF_BYTES], 0, e->bytes, padded_bytes(e))) < 0 ||
-        (ret = dev->ops->upload(dev, &dec->buf[BUF_SEGMENTS], 0, e->segments,
+    if ((ret = dev->ops->upload(dev, &u->buf[BUF_SCAN_PARAMS], 0, u->scan_params, sizeof(gj_scan_params))) < 0 ||
+        (ret = dev->ops->upload(dev, &u->buf[BUF_BYTES], 0, e->bytes, padded_bytes(e))) < 0 ||
+        (ret = dev->ops->upload(dev, &u->buf[BUF_SEGMENTS], 0, e->segments,
                                 e->num_segments * sizeof(gj_segment))) < 0)
         return ret;
-    return dev->ops->upload(dev, &dec->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, nch * sizeof(uint32_t));
+    return dev->ops->upload(dev, &u->buf[BUF_CHUNK_SEG], 0, e->chunk_segment, e->num_chunks * sizeof(uint32_t));
 }
 
 /*
@@ -120,9 +126,8 @@ static int upload_scan(gj_jpeg_decoder *dec)
  * Decided on the placed segments, before they are chunked: the chunk length that
  * makes every segment one chunk, else chunk_bits.
  */
-static uint32_t restart_direct(const gj_jpeg_decoder *dec, uint32_t chunk_bits)
+static uint32_t restart_direct(const gj_jpeg_decoder *dec, const gj_entropy_layout *e, uint32_t chunk_bits)
 {
-    const gj_entropy_layout *e = dec->layout;
     uint32_t bits = e->max_segment_bits > 32 ? (e->max_segment_bits + 31) & ~31u : 32;
 
     if (e->num_segments < 2 || e->max_segment_bits <= chunk_bits)
@@ -135,20 +140,20 @@ static uint32_t restart_direct(const gj_jpeg_decoder *dec, uint32_t chunk_bits)
 
 /* One group: the first synchronisation pass is exact on its own. (Chunks that are
  * whole segments need no pass at all, nor hypotheses.) */
-static int first_pass_exact(const gj_jpeg_decoder *dec)
+static int first_pass_exact(const gj_jpeg_scan_unit *u)
 {
-    return dec->layout->num_chunks <= HUFF_GROUP || chunks_are_segments(dec);
+    return u->layout->num_chunks <= HUFF_GROUP || chunks_are_segments(u->layout);
 }
 
 /* The slot hypotheses of kernels/jpeg_huffman_hyp.h: a guessed start state for every chunk. */
-static int guess_with_hypotheses(gj_jpeg_decoder *dec, size_t groups)
+static int guess_with_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, size_t groups)
 {
-    gj_device *dev = dec->dev;
-    size_t hyp_groups = gj_jpeg_groups(dec->layout->num_chunks * dec->hyps, HYP_GROUP);
+    gj_device *dev = u->dev;
+    size_t hyp_groups = gj_jpeg_groups(u->layout->num_chunks * u->hyps, HYP_GROUP);
     gj_karg a[] = {
-        GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
-        GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-        GJ_ARG_BUF(&dec->buf[dec->hyp_scratch]), GJ_ARG_U32(0),
+        GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
+        GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
+        GJ_ARG_BUF(&dec->buf[u->hyp_scratch]), GJ_ARG_U32(0),
     };
     gj_karg params_scratch[] = { a[0], a[4] };
     int ret;
@@ -191,22 +196,22 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
  * the scan does without them (plain guesses are slower, never wrong), unless
  * GJ_SYNC asks for them. Before the params are uploaded.
  */
-static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int first)
+static int plan_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const gj_jpeg_scan *scan, int first)
 {
-    gj_scan_params *p = dec->scan_params;
+    gj_scan_params *p = u->scan_params;
     size_t nhyp, groups = gj_jpeg_groups(p->num_chunks, HUFF_GROUP), sizes[6], total = 0;
     int i;
 
     p->num_groups = (uint32_t)groups;
-    dec->hyps = !first_pass_exact(dec) && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
-    if (!dec->hyps)
+    u->hyps = !first_pass_exact(u) && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
+    if (!u->hyps)
         return 0;
-    nhyp = (size_t)p->num_chunks * dec->hyps;
+    nhyp = (size_t)p->num_chunks * u->hyps;
     sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_packed_state);
     sizes[GJ_HYP_ARRAY_X] = nhyp * sizeof(gj_huff_packed_state);
     sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
     sizes[GJ_HYP_ARRAY_MAP] = 2 * nhyp;
-    sizes[GJ_HYP_ARRAY_GROUP_MAP] = groups * 2 * dec->hyps;
+    sizes[GJ_HYP_ARRAY_GROUP_MAP] = groups * 2 * u->hyps;
     sizes[GJ_HYP_ARRAY_GROUP_IN] = groups;
     for (i = 0; i < 6; i++) {
         if (total / 16 > UINT32_MAX)
@@ -215,54 +220,54 @@ static int plan_hypotheses(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int f
         total += (sizes[i] + 15) & ~(size_t)15;
     }
     if (first && dec->buf[BUF_COEFS].size >= total) {
-        dec->hyp_scratch = BUF_COEFS;
+        u->hyp_scratch = BUF_COEFS;
         return 0;
     }
     if (dec->sync_mode == SYNC_AUTO) {
-        dec->hyps = 0;
+        u->hyps = 0;
         return 0;
     }
-    dec->hyp_scratch = BUF_HYP_SCRATCH;
+    u->hyp_scratch = BUF_HYP_SCRATCH;
     return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, total);
 }
 
 /* Rounds queued after the first pass before gj_huff_sync_finish walks what they left:
  * good guesses (hypotheses) leave nothing to carry across groups, plain guesses
  * nearly always settle in one round and a second confirms (measured on an H200). */
-static uint32_t rounds_after_first(const gj_jpeg_decoder *dec)
+static uint32_t rounds_after_first(const gj_jpeg_decoder *dec, const gj_jpeg_scan_unit *u)
 {
     if (dec->sync_rounds_override >= 0)
         return (uint32_t)dec->sync_rounds_override;
-    return dec->hyps ? 1 : 2;
+    return u->hyps ? 1 : 2;
 }
 
 /* Steps 1-2 of kernels/jpeg_huffman_sync.h: a first pass with in-group fixpoints
  * (from the slot hypotheses' guesses where they pay), a few rounds across groups,
  * then one walk over what is left. All queued without waiting for the device. */
-static int synchronise_chunks(gj_jpeg_decoder *dec)
+static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
 {
-    gj_device *dev = dec->dev;
-    size_t nch = dec->layout->num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
-    uint32_t round, hyps = dec->hyps;
-    uint32_t rounds = first_pass_exact(dec) ? 1 : 1 + rounds_after_first(dec);
+    gj_device *dev = u->dev;
+    size_t nch = u->layout->num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
+    uint32_t round, hyps = u->hyps;
+    uint32_t rounds = first_pass_exact(u) ? 1 : 1 + rounds_after_first(dec, u);
     int ret;
 
-    if (chunks_are_segments(dec))
+    if (chunks_are_segments(u->layout))
         return 0;
-    if (hyps && (ret = guess_with_hypotheses(dec, groups)) < 0)
+    if (hyps && (ret = guess_with_hypotheses(dec, u, groups)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
-    if ((ret = dev->ops->fill_zero(dev, &dec->buf[BUF_COUNTER], 0, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
+    if ((ret = dev->ops->fill_zero(dev, &u->buf[BUF_COUNTER], 0, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
         return ret;
     for (round = 0; round < rounds; round++) {
         gj_karg a[] = {
-            GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
-            GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-            GJ_ARG_BUF(&dec->buf[BUF_STATES]), GJ_ARG_BUF(&dec->buf[BUF_BOUNDS]),
-            GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(round),
+            GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
+            GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
+            GJ_ARG_BUF(&u->buf[BUF_STATES]), GJ_ARG_BUF(&u->buf[BUF_BOUNDS]),
+            GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(round),
             GJ_ARG_U32(round),
             /* Without hypotheses the scratch buffer is not read; any valid one will do. */
-            GJ_ARG_BUF(&dec->buf[hyps ? dec->hyp_scratch : BUF_STATES]), GJ_ARG_U32(hyps),
+            GJ_ARG_BUF(hyps ? &dec->buf[u->hyp_scratch] : &u->buf[BUF_STATES]), GJ_ARG_U32(hyps),
         };
         if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
             return ret;
@@ -271,12 +276,12 @@ static int synchronise_chunks(gj_jpeg_decoder *dec)
         else
             dec->profile_rounds++;
     }
-    if (!first_pass_exact(dec)) {
+    if (!first_pass_exact(u)) {
         gj_karg a[] = {
-            GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&dec->buf[BUF_BYTES]),
-            GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]),
-            GJ_ARG_BUF(&dec->buf[BUF_STATES]), GJ_ARG_BUF(&dec->buf[BUF_SUMS]),
-            GJ_ARG_BUF(&dec->buf[BUF_COUNTER]), GJ_ARG_U32(rounds - 1),
+            GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
+            GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
+            GJ_ARG_BUF(&u->buf[BUF_STATES]), GJ_ARG_BUF(&u->buf[BUF_SUMS]),
+            GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(rounds - 1),
         };
         if ((ret = gj_dev_launch(dev, "gj_huff_sync_finish", 1, HUFF_GROUP, a, 8)) < 0)
             return ret;
@@ -286,26 +291,26 @@ static int synchronise_chunks(gj_jpeg_decoder *dec)
 
 /* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums,
  * in place: nothing reads the sums afterwards, only the offsets they become. */
-static int prefix_sums(gj_jpeg_decoder *dec)
+static int prefix_sums(gj_jpeg_scan_unit *u)
 {
-    gj_device *dev = dec->dev;
-    uint32_t nch = dec->layout->num_chunks;
+    gj_device *dev = u->dev;
+    uint32_t nch = u->layout->num_chunks;
     size_t groups = gj_jpeg_groups(nch, SCAN_GROUP);
     int ret;
     gj_karg a1[] = {
-        GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]),
+        GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
+        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]),
     };
     gj_karg a2[] = {
-        GJ_ARG_BUF(&dec->buf[BUF_AGGR]), GJ_ARG_BUF(&dec->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
-        GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
+        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
+        GJ_ARG_BUF(&u->buf[BUF_CARRY]),
     };
     gj_karg a3[] = {
-        GJ_ARG_BUF(&dec->buf[BUF_SUMS]), GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&dec->buf[BUF_CARRY]),
+        GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
+        GJ_ARG_BUF(&u->buf[BUF_CARRY]),
     };
 
-    if (chunks_are_segments(dec))
+    if (chunks_are_segments(u->layout))
         return 0;       /* the writing kernel starts every segment at zero */
     if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 5)) < 0)
         return ret;
@@ -344,46 +349,54 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
                         int *damaged)
 {
     uint32_t chunk_bits = chunk_bits_for(dec, scan);
+    gj_entropy_layout *layout = &dec->layouts[index];
+    gj_jpeg_scan_unit *u;
+    size_t sizes[SCAN_BUFS];
     int ret, first = index == 0;
     gj_karg a[7];
 
     if (!dec->scan_params_of[index] && !(dec->scan_params_of[index] = calloc(1, sizeof(gj_scan_params))))
         return GJ_ERROR_NOMEM;
-    dec->layout = &dec->layouts[index];
-    dec->scan_params = dec->scan_params_of[index];
 
     /* The parser unstuffed the scan's data into its layout (decoder.c unstuff_scan()). */
-    ret = gj_entropy_layout_place(dec->layout, scan, (uint32_t)(scan->mcus_x * scan->mcus_y));
+    ret = gj_entropy_layout_place(layout, scan, (uint32_t)(scan->mcus_x * scan->mcus_y));
     if (ret < 0)
         return ret;
-    *damaged |= dec->layout->damaged;
-    chunk_bits = restart_direct(dec, chunk_bits);
-    if ((ret = gj_entropy_layout_chunk(dec->layout, chunk_bits)) < 0)
+    *damaged |= layout->damaged;
+    chunk_bits = restart_direct(dec, layout, chunk_bits);
+    if ((ret = gj_entropy_layout_chunk(layout, chunk_bits)) < 0)
         return ret;
-    if ((ret = fill_scan_params(dec, scan, chunk_bits)) < 0 || (ret = plan_hypotheses(dec, scan, first)) < 0)
+    scan_buffer_sizes(layout, sizes);
+    if ((ret = gj_jpeg_scan_unit_for(dec, index, sizes, &u)) < 0)
+        return ret;
+    u->layout = layout;
+    u->scan_params = dec->scan_params_of[index];
+    /* Scans at once zeroed the coefficients first: no scratch there. */
+    if ((ret = fill_scan_params(dec, u, scan, chunk_bits)) < 0 ||
+        (ret = plan_hypotheses(dec, u, scan, first && !dec->scans_at_once)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_LAYOUT);
-    if ((ret = upload_scan(dec)) < 0)
+    if ((ret = upload_scan(dec, u, sizes)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_UPLOAD);
-    if ((ret = synchronise_chunks(dec)) < 0)
+    if ((ret = synchronise_chunks(dec, u)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_SYNC);
-    if ((ret = prefix_sums(dec)) < 0)
+    if ((ret = prefix_sums(u)) < 0)
         return ret;
     /* The coefficients are written from zero; until now the buffer was scratch. */
-    if (first && (ret = dec->dev->ops->fill_zero(dec->dev, &dec->buf[BUF_COEFS], 0,
-                                                 gj_jpeg_coef_bytes(&dec->stream))) < 0)
+    if (first && !dec->scans_at_once &&
+        (ret = u->dev->ops->fill_zero(u->dev, &dec->buf[BUF_COEFS], 0, gj_jpeg_coef_bytes(&dec->stream))) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_PREFIX);
-    a[0] = GJ_ARG_BUF(&dec->buf[BUF_SCAN_PARAMS]);
-    a[1] = GJ_ARG_BUF(&dec->buf[BUF_BYTES]);
-    a[2] = GJ_ARG_BUF(&dec->buf[BUF_SEGMENTS]);
-    a[3] = GJ_ARG_BUF(&dec->buf[BUF_CHUNK_SEG]);
-    a[4] = GJ_ARG_BUF(&dec->buf[BUF_STATES]);
-    a[5] = GJ_ARG_BUF(&dec->buf[BUF_SUMS]);
+    a[0] = GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]);
+    a[1] = GJ_ARG_BUF(&u->buf[BUF_BYTES]);
+    a[2] = GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]);
+    a[3] = GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]);
+    a[4] = GJ_ARG_BUF(&u->buf[BUF_STATES]);
+    a[5] = GJ_ARG_BUF(&u->buf[BUF_SUMS]);
     a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
-    ret = gj_dev_launch(dec->dev, "gj_huff_decode_write", gj_jpeg_groups(dec->layout->num_chunks, HUFF_GROUP),
+    ret = gj_dev_launch(u->dev, "gj_huff_decode_write", gj_jpeg_groups(layout->num_chunks, HUFF_GROUP),
                         HUFF_GROUP, a, 7);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;

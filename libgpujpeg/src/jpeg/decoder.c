@@ -71,24 +71,27 @@ static void profile_report_lanes(gj_jpeg_decoder *dec)
         profile_report(dec);
 }
 
-int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
+int gj_jpeg_ensure_device_buffer(gj_device *dev, gj_buffer *b, size_t size, int pending)
 {
-    gj_buffer *b = &dec->buf[which];
-
     if (b->handle && b->size >= size)
         return 0;
     /* Queued work of this decode (an earlier scan's) may still use it. */
-    if (b->handle && dec->pending) {
-        int ret = dec->dev->ops->finish(dec->dev);
+    if (b->handle && pending) {
+        int ret = dev->ops->finish(dev);
         if (ret < 0)
             return ret;
     }
     if (b->handle)
-        dec->dev->ops->buffer_destroy(dec->dev, b);
+        dev->ops->buffer_destroy(dev, b);
     memset(b, 0, sizeof(*b));
     /* Exact sizes: a stream of equal frames allocates once, and the peak stays within
      * the output, the coefficients and about a byte per pixel. */
-    return dec->dev->ops->buffer_create(dec->dev, size ? size : 16, b);
+    return dev->ops->buffer_create(dev, size ? size : 16, b);
+}
+
+int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size)
+{
+    return gj_jpeg_ensure_device_buffer(dec->dev, &dec->buf[which], size, dec->pending);
 }
 
 static void *layout_bytes_alloc(void *opaque, size_t size)
@@ -118,6 +121,7 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
         return GJ_ERROR_NOMEM;
     dec->dev = dev;
     dec->frame_dev = dev;
+    gj_jpeg_scan_units_init(dec);
     for (i = 0; i < GJ_JPEG_MAX_SCANS; i++) {
         dec->layouts[i].bytes_alloc = layout_bytes_alloc;
         dec->layouts[i].bytes_free = layout_bytes_free;
@@ -138,6 +142,8 @@ int gj_jpeg_decoder_create(gj_jpeg_decoder **out, gj_device *dev)
     dec->sync_rounds_override = env && atoi(env) >= 0 && atoi(env) < SYNC_MAX_ROUNDS ? atoi(env) : -1;
     env = getenv("GJ_DIRECT");
     dec->direct_mode = env && (!strcmp(env, "0") || !strcmp(env, "1")) ? atoi(env) : -1;
+    env = getenv("GJ_SCAN_UNITS");
+    dec->scan_units_wanted = !env || strcmp(env, "0");
     *out = dec;
     return 0;
 }
@@ -154,6 +160,7 @@ void gj_jpeg_decoder_free(gj_jpeg_decoder **pdec)
     gj_jpeg_lanes_free(dec);
     dec->dev->ops->finish(dec->dev);
     gj_jpeg_return_frame(dec);
+    gj_jpeg_scan_units_free(dec);
     for (i = 0; i < BUF_COUNT; i++)
         if (dec->buf[i].handle)
             dec->dev->ops->buffer_destroy(dec->dev, &dec->buf[i]);
@@ -247,6 +254,8 @@ static int queue_scan(void *opaque, int scan)
             (ret = gj_jpeg_ensure_buffer(dec, BUF_COEFS, gj_jpeg_coef_bytes(s))) < 0)
             return ret;
         dec->pending = 1;
+        if ((ret = gj_jpeg_scan_units_start(dec)) < 0)
+            return ret;
     }
     return gj_jpeg_decode_scan(dec, &s->scans[scan], scan, &ctx->damaged);
 }
@@ -314,13 +323,14 @@ static int decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, 
         dec->profile_decodes++;
     }
     /* The host copies of the last decode's uploads are rewritten now. */
-    if (dec->pending && (ret = dec->dev->ops->finish(dec->dev)) < 0)
+    if ((dec->pending && (ret = dec->dev->ops->finish(dec->dev)) < 0) || (ret = gj_jpeg_scan_units_idle(dec)) < 0)
         return ret;
     dec->pending = 0;
+    dec->scans_at_once = 0;
     gj_jpeg_profile_mark(dec, ST_WAIT);
     if ((ret = gj_jpeg_parse_walking(data, size, s, unstuff_scan, queue_scan, &ctx)) < 0)
         return ret;
-    if (!ctx.target && (ret = choose_target(&ctx)) < 0)
+    if ((!ctx.target && (ret = choose_target(&ctx)) < 0) || (ret = gj_jpeg_scan_units_join(dec)) < 0)
         return ret;
     for (i = 0; i < s->num_components; i++)
         ctx.damaged |= !s->comp[i].scanned;

@@ -43,17 +43,17 @@
 /* How the first synchronisation pass guesses chunk starts (kernels/jpeg_huffman_sync.h). */
 enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
 
-/* Device buffers kept across frames; each is reallocated only when a frame needs more.
- * Per chunk: its segment (4 bytes), its end state (8 bytes, packed) and its sums,
- * which become its offsets in place (20 bytes); per group of chunks, the last end
- * state of two rounds (decode_entropy.c upload_scan(), kernels/jpeg_huffman_sync.h). */
+/* A scan's device buffers (gj_jpeg_scan_unit), kept across frames; each is reallocated
+ * only when a frame needs more. Per chunk: its segment (4 bytes), its end state (8
+ * bytes, packed) and its sums, which become its offsets in place (20 bytes); per group
+ * of chunks, the last end state of two rounds (decode_entropy.c upload_scan(),
+ * kernels/jpeg_huffman_sync.h). */
 enum {
     BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES, BUF_BOUNDS,
-    BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, BUF_HYP_SCRATCH,
-    BUF_COEFS, BUF_QUANT, BUF_COLOR_PARAMS, BUF_COUNT
+    BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, SCAN_BUFS
 };
-/* A scan's buffers: BUF_SCAN_PARAMS to BUF_COUNTER (decode_scan_buffers.c). */
-#define SCAN_BUFS BUF_HYP_SCRATCH
+/* The decoder's own device buffers, shared by its scans. */
+enum { BUF_HYP_SCRATCH, BUF_COEFS, BUF_QUANT, BUF_COLOR_PARAMS, BUF_COUNT };
 
 /* Stage timing for tuning: with GJ_PROFILE=1 each mark waits for the device; with
  * GJ_PROFILE=2 it does not, and the times are the host's (the stream's decodes on
@@ -65,6 +65,25 @@ enum { ST_WAIT, ST_PARSE, ST_LAYOUT, ST_UPLOAD, ST_HYPOTHESES, ST_FIRST_PASS, ST
  * 12 3184, 16 3028 (q90 4:2:0, batches of 64; doc/benchmarks.md, sixth session). */
 #define MAX_LANES 16
 #define DEFAULT_LANES 10
+
+/*
+ * A queue that decodes scans and the buffers they use (decode_entropy.c): unit 0 is
+ * the decoder's own queue; a picture of several scans (one per component, as GPUJPEG
+ * writes them) decodes its scans at the same time on sibling queues, units 1 to 3
+ * (decode_scan_units.c), since each scan alone leaves most of the GPU idle.
+ */
+typedef struct gj_jpeg_scan_unit {
+    gj_device *dev;
+    int owns_dev;
+    int busy;                        /* holds work of this decode that unit 0 has not waited for */
+    gj_buffer buf[SCAN_BUFS];        /* the unit's own buffers, or views (frame_views) */
+    gj_buffer parked[SCAN_BUFS];     /* its own buffer i while buf[i] is a view into the borrowed frame */
+    uint32_t frame_views;            /* bit i: buf[i] is a view */
+    gj_entropy_layout *layout;       /* the current scan's layout and params */
+    gj_scan_params *scan_params;
+    uint32_t hyps;                   /* slot hypotheses of the current scan (0: none) */
+    int hyp_scratch;                 /* the decoder's buffer holding their arrays */
+} gj_jpeg_scan_unit;
 
 struct gj_jpeg_decoder {
     gj_device *dev;
@@ -81,21 +100,21 @@ struct gj_jpeg_decoder {
     double profile_last;
     double profile_ms[ST_COUNT];
     uint32_t profile_rounds;
-    gj_buffer buf[BUF_COUNT];        /* what the kernels take: the decoder's buffers, or views (frame_views) */
+    gj_buffer buf[BUF_COUNT];
+    gj_jpeg_scan_unit units[GJ_JPEG_MAX_SCANS];
+    int scan_units_wanted;           /* GJ_SCAN_UNITS=0 keeps every scan on unit 0 (for tuning) */
+    int scans_at_once;               /* this decode's scans run on units of their own */
     /* The output frame's memory that the current decode's scans may use (decode_scan_buffers.c):
-     * from borrowed_offset to borrowed.size in borrowed (no handle: none). */
+     * from borrowed_offset to borrowed.size in borrowed (no handle: none); borrowed_free is
+     * where the next scan's views may start. */
     gj_buffer borrowed;
-    uint64_t borrowed_offset;
-    uint32_t frame_views;            /* bit i: buf[i] is a view into the borrowed frame */
-    gj_buffer parked[BUF_COUNT];     /* the decoder's own buffer i while buf[i] is a view */
+    uint64_t borrowed_offset, borrowed_free;
     gj_jpeg_stream stream;
     /* Host copies of what is uploaded: they must live until the queue has run. Each
      * scan has its own, so the host lays out the next scan while the GPU decodes
-     * this one; layout and scan_params point at the current scan's. */
+     * this one. */
     gj_entropy_layout layouts[GJ_JPEG_MAX_SCANS];
     gj_scan_params *scan_params_of[GJ_JPEG_MAX_SCANS];
-    gj_entropy_layout *layout;
-    gj_scan_params *scan_params;
     gj_color_params color_params;
     uint16_t quant[4][64];
     gj_frame staging;                /* device picture for host-memory output */
@@ -103,8 +122,6 @@ struct gj_jpeg_decoder {
     int sync_mode;                   /* GJ_SYNC, for tuning: SYNC_AUTO, SYNC_PLAIN or SYNC_HYPOTHESES */
     int sync_rounds_override;        /* GJ_SYNC_ROUNDS, for tests: rounds after the first pass; -1: chosen */
     int direct_mode;                 /* GJ_DIRECT, for tuning: 0 never, 1 for every restart scan; -1: chosen */
-    uint32_t hyps;                   /* slot hypotheses of the current scan (0: none) */
-    int hyp_scratch;                 /* the buffer holding their arrays */
 };
 
 /* A plane of an output frame as a device buffer and a byte offset. */
@@ -125,6 +142,9 @@ void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage);
 /* Queues the whole decode of one JPEG into out without waiting for the device
  * (gj_jpeg_decode() = this + waiting); out->decode_error_flags is set. */
 int gj_jpeg_decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
+/* b holds at least size bytes on dev (pending: queued work may still use the old one). */
+int gj_jpeg_ensure_device_buffer(gj_device *dev, gj_buffer *b, size_t size, int pending);
+/* The same for the decoder's buffer `which`. */
 int gj_jpeg_ensure_buffer(gj_jpeg_decoder *dec, int which, size_t size);
 
 /* decode_lanes.c */
@@ -132,20 +152,40 @@ void gj_jpeg_lanes_free(gj_jpeg_decoder *dec);
 
 /* decode_entropy.c: queues the decoding of scan `index` (its coefficients into
  * BUF_COEFS), whose data the parse unstuffed into layouts[index], without waiting
- * for the device; *damaged is set when its data was cut short or its restart
- * markers were wrong. The first scan zeroes BUF_COEFS, which serves it as scratch
- * memory until then. */
+ * for the device, on the unit that gj_jpeg_scan_unit_for() picks; *damaged is set
+ * when its data was cut short or its restart markers were wrong. The first scan
+ * zeroes BUF_COEFS (unless gj_jpeg_scan_units_start() did), which serves it as
+ * scratch memory until then. */
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int index,
                         int *damaged);
+
+/* decode_scan_units.c */
+void gj_jpeg_scan_units_init(gj_jpeg_decoder *dec);
+/* At the first scan of a decode: whether its scans run at once (dec->scans_at_once),
+ * and then the coefficients zeroed on unit 0 and the other units' queues after it. */
+int gj_jpeg_scan_units_start(gj_jpeg_decoder *dec);
+/* The unit for scan `index`, whose scan buffers need `sizes` (SCAN_BUFS entries). */
+int gj_jpeg_scan_unit_for(gj_jpeg_decoder *dec, int index, const size_t *sizes, gj_jpeg_scan_unit **unit);
+/* Unit 0's queue waits for every other unit's work of this decode. */
+int gj_jpeg_scan_units_join(gj_jpeg_decoder *dec);
+/* Waits for work that a failed decode left on the other units. */
+int gj_jpeg_scan_units_idle(gj_jpeg_decoder *dec);
+void gj_jpeg_scan_units_free(gj_jpeg_decoder *dec);
 
 /* decode_scan_buffers.c */
 /* The decode's scans may use target's memory until the pixels are written; chosen
  * before the first scan is queued. */
 void gj_jpeg_borrow_frame(gj_jpeg_decoder *dec, const gj_frame *target);
-/* Binds buf[i] for each scan buffer i < SCAN_BUFS to sizes[i] bytes: a view into the
- * borrowed frame where it fits, else the decoder's own buffer (gj_jpeg_ensure_buffer()).
- * The last scan's views are released first: its queued work keeps what it uses. */
-int gj_jpeg_scan_buffers(gj_jpeg_decoder *dec, const size_t *sizes);
+/* Whether the buffers of a scan (sizes) that may be views fit in the borrowed frame from
+ * borrowed_free on. */
+int gj_jpeg_scan_buffers_fit(const gj_jpeg_decoder *dec, const gj_device *dev, const size_t *sizes);
+/* Binds u->buf[i] for each scan buffer i to sizes[i] bytes: a view into the borrowed
+ * frame from borrowed_free on where it fits (borrowed_free moves past it), else the
+ * unit's own buffer. The unit's last scan's views are released first: its queued
+ * work keeps what it uses. */
+int gj_jpeg_scan_buffers(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const size_t *sizes);
+/* Releases unit u's views. */
+void gj_jpeg_scan_views_release(gj_jpeg_scan_unit *u);
 /* The end of a decode, or of a decoder: no view stays, the frame is the caller's again. */
 void gj_jpeg_return_frame(gj_jpeg_decoder *dec);
 
