@@ -26,6 +26,8 @@
  * to itself (decode_entropy.c chunk_bits_for(); measured on an H200, doc/benchmarks.md). */
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
+/* Work-groups of chunks a scan keeps at least when lanes share the GPU (chunk_bits_for()). */
+#define SHARED_MIN_GROUPS 100
 /* Restart-rich scans decode one thread per segment from this many segments of at most
  * this many bits (decode_entropy.c restart_direct()). One thread decodes a segment
  * serially, so longer segments lose to chunked decoding: on an H200, 4K 4:2:0 q90
