@@ -64,10 +64,10 @@ typedef struct gj_j2k_t1 {
 GJ_FUNC void gj_j2k_t1_reset_contexts(gj_j2k_t1 *t)
 {
     for (int i = 0; i < GJ_T1_CONTEXTS; i++)
-        t->ctx[i] = GJ_MQ_CONTEXT(0, 0);
-    t->ctx[0] = GJ_MQ_CONTEXT(4, 0);
-    t->ctx[GJ_T1_CTX_RL] = GJ_MQ_CONTEXT(3, 0);
-    t->ctx[GJ_T1_CTX_UNI] = GJ_MQ_CONTEXT(46, 0);
+        t->ctx[i] = gj_j2k_mq_context(0, 0);
+    t->ctx[0] = gj_j2k_mq_context(4, 0);
+    t->ctx[GJ_T1_CTX_RL] = gj_j2k_mq_context(3, 0);
+    t->ctx[GJ_T1_CTX_UNI] = gj_j2k_mq_context(46, 0);
 }
 
 /* Table D.1 from the numbers of significant horizontal, vertical and diagonal neighbours. */
