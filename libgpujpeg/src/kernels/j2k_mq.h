@@ -139,6 +139,9 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
                                      GJ_LOCAL const gj_u32 *trans)
 {
     gj_u32 old = *w, qe = old & 0xFFFF0000u, a = m->a - qe, lps, n;
+    /* both next words, loaded before they are known to be needed: the loads' latency
+     * overlaps the tests instead of following them */
+    gj_u32 next_mps = trans[old & 0x7Fu], next_lps = trans[(old & 0x7Fu) | 0x80u];
 
     /* A >= 0x8000 always: A - 0x8000 is A with bit 31 cleared */
     if ((m->c | 0xFFFFu) >= old && ((m->a & 0x7FFFFFFFu) | 0xFFFFu) >= old) {
@@ -157,7 +160,7 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
         a = qe;
         n = (old >> 8) & 0xFu;
     }
-    *w = trans[(old & 0x7Fu) | lps << 7];
+    *w = lps ? next_lps : next_mps;
     gj_j2k_mq_renorm(m, data, a, n);
     return (old & 1u) ^ lps;
 }
