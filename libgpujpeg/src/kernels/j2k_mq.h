@@ -35,11 +35,19 @@ GJ_CONST_DATA gj_u32 gj_j2k_mq_next[47] = {
 
 /*
  * A context is one word: its Qe in bits 16-31, where the decoder keeps A and the
- * high half of C, so that the common MPS path (C.3.2) needs the word alone; its
- * state index and MPS as (state << 1 | mps) in bits 0-6, which index the
- * transition table (gj_j2k_mq_transition) on the rarer paths.
+ * high half of C, so that the common MPS path (C.3.2) needs the word alone; the
+ * shift that renormalises A = Qe after an LPS exchange in bits 8-11 (no count of
+ * leading zeros on the decision's chain); its state index and MPS as
+ * (state << 1 | mps) in bits 0-6, which index the transition table
+ * (gj_j2k_mq_transition) on the rarer paths.
  */
-#define GJ_MQ_CONTEXT(state, mps) (gj_j2k_mq_qe[state] << 16 | (gj_u32)(state) << 1 | (mps))
+GJ_FUNC gj_u32 gj_j2k_mq_context(gj_u32 state, gj_u32 mps)
+{
+    gj_u32 qe = gj_j2k_mq_qe[state] << 16;
+
+    return qe | (gj_clz64(qe) - 32u) << 8 | state << 1 | mps;
+}
+
 #define GJ_MQ_TRANSITIONS 256
 
 /* Entry (state << 1 | mps) | lps << 7: the context after an MPS (lps 0) or LPS (1) renormalisation. */
@@ -51,8 +59,8 @@ GJ_FUNC gj_u32 gj_j2k_mq_transition(gj_u32 i)
         return 0;
     next = gj_j2k_mq_next[s];
     if (!lps)
-        return GJ_MQ_CONTEXT(next & 0xFFu, mps);
-    return GJ_MQ_CONTEXT((next >> 8) & 0xFFu, mps ^ (next >> 16));
+        return gj_j2k_mq_context(next & 0xFFu, mps);
+    return gj_j2k_mq_context((next >> 8) & 0xFFu, mps ^ (next >> 16));
 }
 
 typedef struct gj_j2k_mq {
@@ -99,18 +107,19 @@ GJ_FUNC void gj_j2k_mq_init(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 st
     m->a = 0x8000u << 16;
 }
 
-/* C.3.3 RENORMD: shift until A reaches 0x8000, all bits at once while C holds them. */
-GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
+/*
+ * C.3.3 RENORMD of a = A by n bits (the caller knows n): all bits at once while C
+ * holds them.
+ */
+GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 a, gj_u32 n)
 {
-    gj_u32 n = gj_clz64(m->a) - 32u;
-
     while (n > (gj_u32)m->ct) {
-        m->a <<= m->ct;
+        a <<= m->ct;
         m->c <<= m->ct;
         n -= (gj_u32)m->ct;
         gj_j2k_mq_bytein(m, data);
     }
-    m->a <<= n;
+    m->a = a << n;
     m->c <<= n;
     m->ct -= (gj_i32)n;
 }
@@ -119,27 +128,40 @@ GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
  * C.3.2 DECODE with the exchanges (C.3.3) on a context word that the caller holds
  * (*w, a register where a pass keeps its few contexts): the decision, and the
  * context's new word from the transition table (trans, GJ_MQ_TRANSITIONS entries)
- * when A needs renormalising.
+ * when A needs renormalising. The common MPS without renormalisation (C >= Qe and
+ * A - Qe >= 0x8000) is tested on the word itself, without extracting Qe first:
+ * A's low half is 0 and the word's low half is below 0x10000, so x >= Qe is
+ * (x | 0xFFFF) >= word for either. The shift is known without counting A's
+ * leading zeros: after an LPS exchange A = Qe (the word's bits 8-11); after an
+ * MPS exchange A - Qe lies between 0x8000 - 0x5601 and 0x8000, one or two shifts.
  */
 GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 *w,
                                      GJ_LOCAL const gj_u32 *trans)
 {
-    gj_u32 old = *w, qe = old & 0xFFFF0000u, lps;
+    gj_u32 old = *w, qe = old & 0xFFFF0000u, a = m->a - qe, lps, n;
+    /* both next words, loaded before they are known to be needed: the loads' latency
+     * overlaps the tests instead of following them */
+    gj_u32 next_mps = trans[old & 0x7Fu], next_lps = trans[(old & 0x7Fu) | 0x80u];
 
-    m->a -= qe;
-    if (m->c < qe) {
-        /* LPS exchange: the LPS takes the interval unless it is the larger one */
-        lps = m->a >= qe;
-        m->a = qe;
-    } else {
+    /* A >= 0x8000 always: A - 0x8000 is A with bit 31 cleared */
+    if ((m->c | 0xFFFFu) >= old && ((m->a & 0x7FFFFFFFu) | 0xFFFFu) >= old) {
         m->c -= qe;
-        if (m->a & 0x80000000u)
-            return old & 1u;
-        /* MPS exchange */
-        lps = m->a < qe;
+        m->a = a;
+        return old & 1u;
     }
-    *w = trans[(old & 0x7Fu) | lps << 7];
-    gj_j2k_mq_renorm(m, data);
+    if (m->c >= qe) {
+        /* MPS exchange */
+        m->c -= qe;
+        lps = a < qe;
+        n = 2u - (a >> 30);
+    } else {
+        /* LPS exchange: the LPS takes the interval unless it is the larger one */
+        lps = a >= qe;
+        a = qe;
+        n = (old >> 8) & 0xFu;
+    }
+    *w = lps ? next_lps : next_mps;
+    gj_j2k_mq_renorm(m, data, a, n);
     return (old & 1u) ^ lps;
 }
 

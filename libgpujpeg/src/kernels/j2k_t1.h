@@ -56,7 +56,6 @@ typedef struct gj_j2k_t1 {
     gj_u32 vcausal;
     gj_u32 wide;                /* 32-bit coefficients (j2k_coef.h) */
     gj_j2k_mq mq;
-    gj_u32 raw;                 /* this pass is raw-coded (bypass) */
     GJ_GLOBAL const gj_u8 *data;
 } gj_j2k_t1;
 
@@ -64,10 +63,10 @@ typedef struct gj_j2k_t1 {
 GJ_FUNC void gj_j2k_t1_reset_contexts(gj_j2k_t1 *t)
 {
     for (int i = 0; i < GJ_T1_CONTEXTS; i++)
-        t->ctx[i] = GJ_MQ_CONTEXT(0, 0);
-    t->ctx[0] = GJ_MQ_CONTEXT(4, 0);
-    t->ctx[GJ_T1_CTX_RL] = GJ_MQ_CONTEXT(3, 0);
-    t->ctx[GJ_T1_CTX_UNI] = GJ_MQ_CONTEXT(46, 0);
+        t->ctx[i] = gj_j2k_mq_context(0, 0);
+    t->ctx[0] = gj_j2k_mq_context(4, 0);
+    t->ctx[GJ_T1_CTX_RL] = gj_j2k_mq_context(3, 0);
+    t->ctx[GJ_T1_CTX_UNI] = gj_j2k_mq_context(46, 0);
 }
 
 /* Table D.1 from the numbers of significant horizontal, vertical and diagonal neighbours. */
@@ -175,16 +174,20 @@ GJ_FUNC gj_u32 gj_j2k_t1_coef_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
 }
 
 /*
+ * The passes take `raw` (a raw-coded pass of the bypass mode, D.6) as a constant
+ * argument: each is inlined once per value, and the MQ passes test nothing per
+ * decision.
+ *
  * Row r of column x in stripe s becomes significant: its sign (D.3.2), its magnitude
  * at bit-plane p, the copies of its row in the stripes above and below (none above
  * in vertically causal mode, D.7). Returns the column's new word.
  */
 GJ_FUNC gj_u32 gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 s, gj_i32 x, gj_u32 r, gj_u32 left, gj_u32 cur,
-                                         gj_u32 right, gj_i32 one_plus_half)
+                                         gj_u32 right, gj_i32 one_plus_half, gj_u32 raw)
 {
     gj_u32 neg;
 
-    if (t->raw) {
+    if (raw) {
         neg = gj_j2k_raw_decode(&t->mq, t->data);
     } else {
         gj_u32 sc = gj_j2k_t1_sign_context(left, cur, right, r);
@@ -199,7 +202,7 @@ GJ_FUNC gj_u32 gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 s, gj_i32 x, gj_u3
 }
 
 /* D.3.1: significance propagation at bit-plane p (p counts the extra half bit). */
-GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p)
+GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
 {
     gj_i32 one_plus_half = (gj_i32)((1u << p) | (1u << p >> 1));
 
@@ -217,9 +220,9 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p)
 
                 todo &= todo - 1u;
                 coded |= 1u << r;
-                if (t->raw ? gj_j2k_raw_decode(&t->mq, t->data)
-                           : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r))) {
-                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+                if (raw ? gj_j2k_raw_decode(&t->mq, t->data)
+                        : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r))) {
+                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, raw);
                     /* which makes the next row a candidate too */
                     todo |= (2u << r) & ~(cur >> 1) & rows;
                 }
@@ -235,11 +238,11 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p)
 }
 
 /* D.3.3: magnitude refinement of coefficients significant before this bit-plane. */
-GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p)
+GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
 {
     /* "One plus half" at p, refined: the half bit p becomes the decoded bit, p - 1 the
-     * new half: the XOR for a decoded 0, and bit p of it goes with a 1. */
-    gj_u32 xor0 = 3u << p >> 1;
+     * new half: the XOR for a decoded 0, and for a decoded 1. */
+    gj_u32 xor0 = 3u << p >> 1, xor1 = xor0 ^ 1u << p;
     /* Its three contexts (Table D.4) stay in registers during the pass */
     gj_u32 alone = t->ctx[14], neighbour = t->ctx[15], again = t->ctx[16];
 
@@ -257,29 +260,41 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p)
                  * significant neighbour) of sel >> r */
                 gj_u32 mu = (cur >> 16) & 0xFu;
                 gj_u32 sel = (gj_j2k_t1_neighbours(left, cur, right) & ~mu) | mu << 4;
-                gj_u32 i = gj_j2k_t1_coef_index(t, x, s * 4);
+                gj_u32 i = gj_j2k_t1_coef_index(t, x, s * 4), bits = 0;
 
                 cur |= todo << 16;
                 col[0] = cur;
-                do {
-                    gj_u32 r = gj_ctz(todo), k = sel >> r, bit;
+                /* The decisions, one dependent chain: rows unrolled (constant shifts,
+                 * contexts chosen by bits known at the column's start), the refined
+                 * magnitudes stored after the column. */
+                GJ_UNROLL
+                for (gj_u32 r = 0; r < 4; r++) {
+                    gj_u32 k = sel >> r, bit;
 
-                    todo &= todo - 1u;
-                    if (t->raw) {
+                    if (!((todo >> r) & 1u))
+                        continue;
+                    if (raw) {
                         bit = gj_j2k_raw_decode(&t->mq, t->data);
                     } else {
                         gj_u32 w = (k & 0x10u) ? again : (k & 1u) ? neighbour : alone;
 
                         bit = gj_j2k_t1_decode_word(t, &w);
-                        if (k & 0x10u)
-                            again = w;
-                        else if (k & 1u)
-                            neighbour = w;
-                        else
-                            alone = w;
+                        /* selects, not branches: the word changes only on a renormalisation */
+                        again = (k & 0x10u) ? w : again;
+                        neighbour = (k & 0x11u) == 1u ? w : neighbour;
+                        alone = (k & 0x11u) == 0u ? w : alone;
                     }
-                    gj_j2k_coef_xor_mag(t->coef, i + r * t->stride, xor0 ^ bit << p, t->wide);
-                } while (todo);
+                    bits |= bit << r;
+                }
+                /* Four stores without a branch, so that they issue back to back: a row
+                 * without a refinement XORs 0 into the column's first coefficient. */
+                GJ_UNROLL
+                for (gj_u32 r = 0; r < 4; r++) {
+                    gj_u32 on = (todo >> r) & 1u;
+
+                    gj_j2k_coef_xor_mag(t->coef, i + (on ? r * t->stride : 0u),
+                                        on ? (((bits >> r) & 1u) ? xor1 : xor0) : 0u, t->wide);
+                }
             }
             left = cur;
             cur = right;
@@ -316,7 +331,7 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
                 }
                 r = gj_j2k_t1_decode_word(t, &uni) << 1;
                 r |= gj_j2k_t1_decode_word(t, &uni);
-                cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+                cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, 0);
                 todo &= 0xEu << r;
             }
             while (todo) {
@@ -324,7 +339,7 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
 
                 todo &= todo - 1u;
                 if (gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, left, cur, right, r)))
-                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half);
+                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, 0);
             }
             cur &= ~GJ_T1_PI_ALL;
             col[0] = cur;
@@ -373,16 +388,21 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
         gj_u32 length = seg & 0xFFFFFFu, passes = seg >> 24;
 
         /* D.6: in bypass mode, significance and refinement passes after the tenth are raw. */
-        t->raw = (cb->style & GJ_J2K_BYPASS) && pass >= 10 && type < 2;
-        if (t->raw)
+        gj_u32 raw = (cb->style & GJ_J2K_BYPASS) && pass >= 10 && type < 2;
+
+        if (raw)
             gj_j2k_raw_init(&t->mq, pos, pos + length);
         else
             gj_j2k_mq_init(&t->mq, t->data, pos, pos + length);
         for (gj_u32 k = 0; k < passes && p >= 1 && pass < cb->passes; k++, pass++) {
-            if (type == 0)
-                gj_j2k_t1_sig_pass(t, p);
+            if (type == 0 && raw)
+                gj_j2k_t1_sig_pass(t, p, 1);
+            else if (type == 0)
+                gj_j2k_t1_sig_pass(t, p, 0);
+            else if (type == 1 && raw)
+                gj_j2k_t1_ref_pass(t, p, 1);
             else if (type == 1)
-                gj_j2k_t1_ref_pass(t, p);
+                gj_j2k_t1_ref_pass(t, p, 0);
             else
                 gj_j2k_t1_cleanup_pass(t, p, cb->style & GJ_J2K_SEGSYM);
             if (cb->style & GJ_J2K_RESET)
@@ -439,7 +459,6 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     t.pitch = t.w + 1;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
     t.data = data;
-    t.raw = 0;
     t.wide = wide;
     if (block < count) {
         n = (gj_u32)t.w * (gj_u32)t.h;
