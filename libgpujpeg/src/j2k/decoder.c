@@ -2,6 +2,7 @@
  * The JPEG 2000 decoder: markers, JP2 boxes and T2 on the CPU (markers.c, jp2.c,
  * t2.c), then on the device T1 with dequantisation (j2k_t1.h), the IDWT level by
  * level (j2k_dwt.h) and the component transform, DC shift and packing (j2k_output.h).
+ * T1 of the lowest resolutions may start while T2 goes on (early.h).
  */
 #include <stdlib.h>
 #include <string.h>
