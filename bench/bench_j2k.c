@@ -24,6 +24,8 @@
  * peak is then the decoder's device only (output frames; the lanes' buffers are on
  * sibling devices); gpu_mem (CUDA) counts everything, also given per picture.
  *
+ * With GJ_PROFILE=2 the decoder's host times are printed too (doc/api.md).
+ *
  * Build from the top of a configured and built tree (`make` builds it as bench/bench_j2k).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -263,6 +265,9 @@ int main(int argc, char **argv)
 
     if (parse_options(argc, argv, &o, &first) < 0)
         return 2;
+    /* GJ_PROFILE=2's host times (early T1 launch, end of T2 and tables) are logged at info level */
+    if (getenv("GJ_PROFILE"))
+        gj_log_set_level(GJ_LOG_INFO);
     if ((ret = gj_device_create_from_string(&dev, o.device)) < 0) {
         fprintf(stderr, "bench_j2k: %s: %s\n", o.device, gj_strerror(ret));
         return 1;

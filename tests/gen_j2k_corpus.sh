@@ -239,7 +239,8 @@ for at in 50 60 100 130 170 250 400 800 2000 $((size / 3)); do
     printf '\377' | dd of="$out/broken_flip_$at.j2k" bs=1 seek="$at" conv=notrunc 2> /dev/null
     echo "broken_flip_$at" >> "$tests"
 done
-# Many inputs in one run of the tool (tests/j2k_check.sh).
+# Many inputs in one run of the tool, and T1 launched during T2 (tests/j2k_check.sh).
 echo batch >> "$tests"
+echo early >> "$tests"
 rm -f "$out/opj.log"
 mv "$tests" "$out/tests.txt"

@@ -91,6 +91,31 @@ batch)
     done
     pass "$# pictures as OpenJPEG, 2 broken ones refused"
     ;;
+early)
+    # T1 of the lowest resolutions while T2 goes on (libgpujpeg/src/j2k/early.h): the
+    # same bytes as without (GJ_J2K_EARLY=0), and a launch on the streams that put
+    # those resolutions before the end of T2 (every order but a single packet's).
+    launched=0
+    for n in lossless_prog_LRCP lossless_prog_RLCP lossless_prog_RPCL lossless_prog_PCRL lossless_prog_CPRL \
+        lossless_tiles lossless_tile_parts lossless_roi lossless_modes_63 lossless_precincts lossless_poc \
+        lossless_deep16 lossy_layers lossy_rgb lossy_tiles broken_cut_3000 "reduce 1 lossless_prog_LRCP" \
+        "layers 1 lossy_layers"; do
+        set -- $n
+        opt=
+        [ $# -eq 3 ] && { opt="--$1 $2"; n=$3; }
+        e=$(ext_of "$n")
+        GJ_J2K_EARLY=0 j2k_decode "$(stream_of "$n")" "$tmp/off.$e" $opt
+        [ "$rc" -eq 0 ] || [ "${n#broken}" != "$n" ] || fail "$n without the early launch: exit status $rc: $msg"
+        GJ_PROFILE=2 j2k_decode "$(stream_of "$n")" "$tmp/on.$e" -v $opt
+        check_alive
+        grep -q "early T1 of" "$tmp/stderr.txt" && launched=$((launched + 1))
+        [ ! -f "$tmp/off.$e" ] || cmp -s "$tmp/on.$e" "$tmp/off.$e" ||
+            fail "$n $opt: differs from the decode without the early launch"
+        rm -f "$tmp/on.$e" "$tmp/off.$e"
+    done
+    [ "$launched" -ge 12 ] || fail "only $launched of 18 decodes launched T1 early"
+    pass "18 decodes as without, $launched with an early launch"
+    ;;
 broken_*)
     j2k_decode "$j2k_corpus/$case_name.j2k" "$tmp/ours.ppm"
     check_alive

@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (samples * (uint64_t)info.num_components > MAX_FUZZ_SAMPLES)
         return 0;
     for (int i = 0; i < 3; i++)
-        if (j2k_host_decode(data, size, settings[i][0], settings[i][1], &layout, &truncated) == 0)
+        if (j2k_host_decode(data, size, settings[i][0], settings[i][1], &layout, &truncated, NULL) == 0)
             check_layout(&layout);
     return 0;
 }

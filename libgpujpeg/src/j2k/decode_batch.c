@@ -29,6 +29,8 @@ static int ensure_lanes(gj_j2k_decoder *dec)
         }
         lane->owns_dev = 1;
         lane->frame_dev = dec->dev;
+        /* Lanes share the GPU with each other's pictures: no early T1 (early.h). */
+        lane->early.enabled = 0;
         dec->lanes[dec->num_lanes++] = lane;
     }
     if (!dec->pool || gj_thread_pool_threads(dec->pool) != dec->num_lanes) {

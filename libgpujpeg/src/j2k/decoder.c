@@ -2,6 +2,7 @@
  * The JPEG 2000 decoder: markers, JP2 boxes and T2 on the CPU (markers.c, jp2.c,
  * t2.c), then on the device T1 with dequantisation (j2k_t1.h), the IDWT level by
  * level (j2k_dwt.h) and the component transform, DC shift and packing (j2k_output.h).
+ * T1 of the lowest resolutions may start while T2 goes on (early.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,9 @@
 #include "log.h"
 
 #define J2K_GROUP 64
+
+/* early.h's j2k_early_plane_fn: the output picture's first plane, during T2. */
+static int early_plane(void *opaque, gj_buffer *plane, uint64_t *start);
 
 int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 {
@@ -28,6 +32,8 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
     dec->frame_dev = dev;
     /* 32-bit coefficients whatever the bound: to compare the two widths (tests, benchmarks). */
     dec->layout.force_wide = getenv("GJ_J2K_WIDE") && atoi(getenv("GJ_J2K_WIDE")) > 0;
+    j2k_early_init(&dec->early, dev, early_plane, dec);
+    dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) == 2;
     env = getenv("GJ_LANES");           /* for tuning runs of the benchmark */
     dec->lanes_wanted = env && atoi(env) >= 1 && atoi(env) <= GJ_J2K_MAX_LANES ? atoi(env) : GJ_J2K_DEFAULT_LANES;
     *out = dec;
@@ -44,6 +50,7 @@ void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
     dec = *pdec;
     gj_j2k_lanes_free(dec);
     dec->dev->ops->finish(dec->dev);
+    j2k_early_free(&dec->early);
     bufs[0] = &dec->t1_input; bufs[1] = &dec->coef; bufs[2] = &dec->tmp; bufs[3] = &dec->jobs;
     bufs[4] = &dec->out_tiles; bufs[5] = &dec->out_params; bufs[6] = &dec->palette;
     for (int i = 0; i < 7; i++)
@@ -143,8 +150,10 @@ static int upload_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf
     *data_at = *segments_at + align16(l->nb_segments * sizeof(*l->segments));
     size = *data_at + l->data_size;
     *at = align16(offset);
-    /* A CUDA plane's handle is its address: the tables need it aligned too. */
-    if ((target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) || *at + size > plane.size) {
+    /* A CUDA plane's handle is its address: the tables need it aligned too. The early
+     * launch's region (early.h) ends the plane. */
+    if ((target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) ||
+        *at + size > (dec->early.count ? dec->early.region_at : plane.size)) {
         if ((ret = gj_dev_ensure_buffer(dev, &dec->t1_input, size)) < 0)
             return ret;
         plane = dec->t1_input;
@@ -185,6 +194,8 @@ static int run_transforms(gj_j2k_decoder *dec, gj_frame *target)
                                  a, 7)) < 0)
             return ret;
     }
+    if ((ret = j2k_early_place(&dec->early, dev, l, &dec->coef)) < 0)
+        return ret;
     for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
         ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i]) : run_idwt_samples(dec, &l->passes[i]);
     return ret;
@@ -281,20 +292,53 @@ static int alloc_device_output(gj_j2k_decoder *dec, gj_frame *out)
     return gj_frame_alloc(out, dec->frame_dev);
 }
 
+/* The output frame of the decode being done, and the picture the kernels write (it, or the staging picture). */
+static int prepare_target(gj_j2k_decoder *dec, gj_frame *out, gj_frame **target)
+{
+    int ret;
+
+    if ((ret = check_format(&dec->layout, out)) < 0 || (ret = alloc_device_output(dec, out)) < 0)
+        return ret;
+    return gj_staging_target(dec->dev, &dec->staging, dec->layout.out_width, dec->layout.out_height, out,
+                             target, "J2K decoder");
+}
+
+/* The picture's format and size are known from the main header (host_decode.c sets them before T2). */
+static int early_plane(void *opaque, gj_buffer *plane, uint64_t *start)
+{
+    gj_j2k_decoder *dec = opaque;
+    const j2k_layout *l = &dec->layout;
+    gj_frame *out = dec->early_out, *target;
+    int ret;
+
+    /* What prepare_target() would refuse it reports after T2, once. */
+    if ((out->format != GJ_PIX_FMT_NONE && out->format != l->native_format) ||
+        (out->data[0] && (out->width != l->out_width || out->height != l->out_height)) ||
+        (out->memory != GJ_MEMORY_HOST && out->memory != dec->dev->ops->memory))
+        return GJ_ERROR_INVAL;
+    if ((ret = prepare_target(dec, out, &target)) < 0)
+        return ret;
+    *plane = gj_staging_plane0(target, start);
+    return 0;
+}
+
 int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
 {
     int ret, truncated = 0;
     gj_frame *target = NULL;
+    const j2k_t2_watch *watch;
 
     if (!dec || !data || !out)
         return GJ_ERROR_INVAL;
-    /* Queued work may still read the previous picture's tables. */
-    if ((ret = dec->dev->ops->finish(dec->dev)) < 0)
+    /* Queued work may still read the previous picture's tables (the early launch's too). */
+    if ((ret = dec->dev->ops->finish(dec->dev)) < 0 ||
+        (ret = j2k_early_begin(&dec->early, dec->reduce, dec->max_layers, &watch)) < 0)
         return ret;
-    if ((ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, &truncated)) < 0 ||
-        (ret = check_format(&dec->layout, out)) < 0 || (ret = alloc_device_output(dec, out)) < 0 ||
-        (ret = gj_staging_target(dec->dev, &dec->staging, dec->layout.out_width, dec->layout.out_height, out,
-                                 &target, "J2K decoder")) < 0 ||
+    dec->early_out = out;
+    ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, &truncated, watch);
+    if (dec->profile)
+        j2k_early_report(&dec->early, dec->layout.nb_cblks);
+    if (ret < 0 || (ret = prepare_target(dec, out, &target)) < 0 ||
         (ret = run_transforms(dec, target)) < 0 || (ret = run_output(dec, out, target)) < 0)
         return ret;
     if (truncated)

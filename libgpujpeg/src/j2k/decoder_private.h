@@ -7,6 +7,7 @@
 
 #include "gpujpeg/j2k.h"
 #include "device/device.h"
+#include "j2k/early.h"
 #include "j2k/layout.h"
 #include "thread_pool.h"
 
@@ -28,6 +29,9 @@ struct gj_j2k_decoder {
     gj_j2k_out_params out;
     gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette;
     gj_frame staging;           /* device picture for host-memory output */
+    j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */
+    gj_frame *early_out;        /* the output frame of the decode being done, for the early launch */
+    int profile;                /* GJ_PROFILE=2: the host's time to the early launch and to the kernels */
     struct gj_j2k_decoder *lanes[GJ_J2K_MAX_LANES];
     int num_lanes;
     int lanes_wanted;           /* GJ_LANES, else GJ_J2K_DEFAULT_LANES, until gj_j2k_decoder_set_lanes() */

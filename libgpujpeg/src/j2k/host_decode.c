@@ -142,7 +142,8 @@ static int check_size(const gj_j2k_stream *s)
 }
 
 /* T2 of every tile, then the tables. */
-static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layout *l, int *truncated)
+static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layout *l, int *truncated,
+                         const j2k_t2_watch *watch)
 {
     int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, t;
     j2k_tile_state *tiles = calloc((size_t)nb_tiles, sizeof(*tiles));
@@ -158,7 +159,7 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
                 break;
         }
         if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0 ||
-            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535)) < 0)
+            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch)) < 0)
             break;
         *truncated |= tiles[t].truncated;
     }
@@ -208,7 +209,7 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
 }
 
 int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers, j2k_layout *l,
-                    int *truncated)
+                    int *truncated, const j2k_t2_watch *watch)
 {
     const uint8_t *cs;
     size_t cs_size;
@@ -231,8 +232,11 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         goto out;
     }
     l->planar = gj_pixel_format_describe(l->native_format)->nb_planes > 1;
+    /* Before T2: the decoder's early T1 launch (early.h) places its work in the picture. */
+    l->out_width = (int)j2k_reduced_extent(s.x0, s.x1, s.comps[0].dx, reduce);
+    l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
     if ((ret = describe_output(&s, &boxes, l)) >= 0 && (ret = check_size(&s)) >= 0 &&
-        (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated)) >= 0 && l->planar)
+        (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated, watch)) >= 0 && l->planar)
         ret = check_planes(l);
 out:
     j2k_stream_free(&s);

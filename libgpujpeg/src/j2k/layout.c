@@ -82,9 +82,17 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
     gj_j2k_cblk *d;
     int planes = cb->coded_planes + comp->roi_shift, ret;
 
-    if ((ret = GROW(l, cblks, nb_cblks, cblks_cap, 1)) < 0)
-        return ret;
-    d = &l->cblks[l->nb_cblks++];
+    if (cb->early) {
+        /* Its T1 ran early: described for gj_j2k_t1_place, which takes no data. */
+        if ((ret = J2K_GROW(l->placed, 0, l->placed_cap, cb->early)) < 0)
+            return ret;
+        l->nb_placed = gj_max(l->nb_placed, (size_t)cb->early);
+        d = &l->placed[cb->early - 1];
+    } else {
+        if ((ret = GROW(l, cblks, nb_cblks, cblks_cap, 1)) < 0)
+            return ret;
+        d = &l->cblks[l->nb_cblks++];
+    }
     memset(d, 0, sizeof(*d));
     d->coef_offset = offset + (uint32_t)(band->mallat_y + cb->y0 - band->y0) * stride +
                      (uint32_t)(band->mallat_x + cb->x0 - band->x0);
@@ -106,7 +114,24 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %d bit-planes in a code-block", planes);
     d->planes = (gj_u8)planes;
     d->passes = (gj_u16)(cb->passes > 0xFFFF ? 0xFFFF : cb->passes);
-    return add_data(l, ts, cb, d);
+    return cb->early ? 0 : add_data(l, ts, cb, d);
+}
+
+int j2k_layout_add_early(j2k_layout *l, const j2k_tile_state *ts, int c, const j2k_band *band,
+                         const j2k_codeblock *cb, uint32_t coef_offset)
+{
+    gj_j2k_cblk *d;
+    int ret;
+
+    if ((ret = add_codeblock(l, ts, &ts->tile->comps[c], band, cb, 0, 0, 0)) < 0)
+        return ret;
+    d = &l->cblks[l->nb_cblks - 1];
+    d->coef_offset = coef_offset;
+    d->stride = d->width;
+    /* mag * 1 << 0: the magnitude itself (after the ROI shift), whatever the filter. */
+    d->step_mult = 1;
+    d->step_shift = 0;
+    return 0;
 }
 
 /* The code-blocks of resolutions 0..top of one tile-component. */
@@ -369,6 +394,11 @@ static int sort_by_work(j2k_layout *l)
     return 0;
 }
 
+int j2k_layout_sort_by_work(j2k_layout *l)
+{
+    return sort_by_work(l);
+}
+
 /*
  * The coefficients' width (16 bits where coef_range.c's bound allows it for every
  * tile-component, else 32) and each tile-component's stored 9/7 fraction.
@@ -452,14 +482,9 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
         ret = sort_by_work(l);
     if (ret >= 0)
         ret = add_dwt_passes(l, s, tiles, offsets, fractions, reduce);
-    if (ret >= 0) {
-        const j2k_component *c0 = &s->comps[0];
-
-        l->out_width = (int)j2k_reduced_extent(s->x0, s->x1, c0->dx, reduce);
-        l->out_height = (int)j2k_reduced_extent(s->y0, s->y1, c0->dy, reduce);
+    if (ret >= 0)
         ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, fractions, reduce) :
                           add_out_tiles(l, s, tiles, offsets, fractions, reduce);
-    }
     free(offsets);
     free(fractions);
     return ret;
@@ -467,7 +492,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
 
 void j2k_layout_reset(j2k_layout *l)
 {
-    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->nb_runs = 0;
+    l->nb_cblks = l->nb_segments = l->data_size = l->coef_count = l->nb_runs = l->nb_placed = 0;
     l->nb_jobs = l->nb_passes = l->nb_out_tiles = l->nb_plane_jobs = 0;
     l->dwt_in_place = 1;
     l->out_threads = 0;
@@ -476,6 +501,7 @@ void j2k_layout_reset(j2k_layout *l)
 void j2k_layout_free(j2k_layout *l)
 {
     free(l->cblks);
+    free(l->placed);
     free(l->sort_keys);
     free(l->sort_cblks);
     free(l->runs);

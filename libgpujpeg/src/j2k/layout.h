@@ -31,6 +31,8 @@ typedef struct j2k_data_run {
 typedef struct j2k_layout {
     gj_j2k_cblk *cblks;
     size_t nb_cblks, cblks_cap;
+    gj_j2k_cblk *placed;            /* the code-blocks of the early T1 launch (j2k/early.h), in its */
+    size_t nb_placed, placed_cap;   /* order: where they go, no data (not in cblks) */
     uint64_t *sort_keys;            /* scratch of the code-blocks' sort, kept for the next picture */
     gj_j2k_cblk *sort_cblks;
     size_t sort_cap;
@@ -60,7 +62,7 @@ typedef struct j2k_layout {
     uint64_t plane_threads[3];
     int plane_w[3], plane_h[3];     /* each component's size in the decoded picture */
     gj_j2k_out_params out;          /* nb_comps, precision, signedness (the caller adds the pixel layout) */
-    int out_width, out_height;      /* the decoded picture */
+    int out_width, out_height;      /* the decoded picture (host_decode.c: known before T2) */
     uint16_t *palette;              /* a JP2 palette (out.palette_entries x out.palette_columns), or NULL */
     enum gj_pixel_format native_format;
 } j2k_layout;
@@ -71,6 +73,16 @@ typedef struct j2k_layout {
  * Returns 0 or a negative code (picture too large, ...).
  */
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce);
+/*
+ * For the early T1 launch (j2k/early.c): appends code-block cb of band `band` of
+ * component c of tile ts with its segments and data (joined: l->bodies_direct
+ * must be 0), its coefficients at coef_offset of a buffer of their own, a row of
+ * width after another, as T1's signed magnitudes (no dequantisation).
+ */
+int j2k_layout_add_early(j2k_layout *l, const j2k_tile_state *ts, int c, const j2k_band *band,
+                         const j2k_codeblock *cb, uint32_t coef_offset);
+/* Orders l->cblks by work, as j2k_layout_build() does. */
+int j2k_layout_sort_by_work(j2k_layout *l);
 /* Empties the tables, keeping their memory for the next picture. */
 void j2k_layout_reset(j2k_layout *l);
 void j2k_layout_free(j2k_layout *l);

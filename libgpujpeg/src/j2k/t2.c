@@ -27,6 +27,7 @@ typedef struct packet_reader {
     pending *pend;
     size_t nb_pend, pend_capacity;
     int max_layers;
+    const j2k_t2_watch *watch;
 } packet_reader;
 
 /* One packet's place in the progression (B.12). */
@@ -291,11 +292,14 @@ static int decode_one(packet_reader *pr, const packet_id *id, int layer)
     j2k_tile_state *ts = pr->ts;
     const j2k_resolution *res = &ts->comps[id->comp].res[id->res];
     uint8_t *done = &ts->packet_done[res->packet_base + (size_t)id->prec * ts->tile->cod.layers + layer];
+    int ret;
 
     if (*done || ts->truncated)
         return 0;
     *done = 1;
-    return read_packet(pr, id, layer);
+    if ((ret = read_packet(pr, id, layer)) < 0 || ts->truncated || !pr->watch)
+        return ret;
+    return pr->watch->packet(pr->watch->opaque, ts, id->comp, id->res, layer);
 }
 
 static int append_packet(packet_id **list, size_t *n, size_t *cap, packet_id id)
@@ -372,11 +376,11 @@ static int decode_volume(packet_reader *pr, const j2k_progression_volume *v)
     return ret;
 }
 
-int j2k_t2_decode_tile(j2k_tile_state *ts, int max_layers)
+int j2k_t2_decode_tile(j2k_tile_state *ts, int max_layers, const j2k_t2_watch *watch)
 {
     static const uint8_t empty[1];
     const j2k_tile *t = ts->tile;
-    packet_reader pr = { .ts = ts, .max_layers = max_layers };
+    packet_reader pr = { .ts = ts, .max_layers = max_layers, .watch = watch };
     j2k_progression_volume volumes[J2K_MAX_POC];
     int nb = t->nb_poc, i, ret = 0, max_res = 0;
 

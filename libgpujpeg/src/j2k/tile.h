@@ -36,6 +36,7 @@ typedef struct j2k_codeblock {
     int32_t first_seg, last_seg;
     int32_t first_chunk, last_chunk;
     int nb_segs;
+    uint32_t early;             /* 1 + its place in the early T1 launch (j2k/early.c), 0 if none */
 } j2k_codeblock;
 
 typedef struct j2k_precinct_band {

@@ -7,6 +7,7 @@
 #include "../dxt_encode.h"
 #include "../dxt_decode.h"
 #include "../j2k_t1.h"
+#include "../j2k_t1_place.h"
 #include "../j2k_dwt.h"
 #include "../j2k_output.h"
 #include "../prefix_sum.h"
