@@ -260,19 +260,17 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
                  * significant neighbour) of sel >> r */
                 gj_u32 mu = (cur >> 16) & 0xFu;
                 gj_u32 sel = (gj_j2k_t1_neighbours(left, cur, right) & ~mu) | mu << 4;
-                gj_u32 i = gj_j2k_t1_coef_index(t, x, s * 4), bits = 0;
+                gj_u32 i = gj_j2k_t1_coef_index(t, x, s * 4), rows = todo, bits = 0, r = gj_ctz(todo);
 
                 cur |= todo << 16;
                 col[0] = cur;
-                /* The decisions, one dependent chain: rows unrolled (constant shifts,
-                 * contexts chosen by bits known at the column's start), the refined
-                 * magnitudes stored after the column. */
-                GJ_UNROLL
-                for (gj_u32 r = 0; r < 4; r++) {
-                    gj_u32 k = sel >> r, bit;
+                /* The decisions, one dependent chain: the next row is found while a
+                 * decision runs, and the refined magnitudes are stored after the column. */
+                do {
+                    gj_u32 k = sel >> r, row = r, bit;
 
-                    if (!((todo >> r) & 1u))
-                        continue;
+                    todo &= todo - 1u;
+                    r = gj_ctz(todo | 0x10u);
                     if (raw) {
                         bit = gj_j2k_raw_decode(&t->mq, t->data);
                     } else {
@@ -284,16 +282,16 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
                         neighbour = (k & 0x11u) == 1u ? w : neighbour;
                         alone = (k & 0x11u) == 0u ? w : alone;
                     }
-                    bits |= bit << r;
-                }
+                    bits |= bit << row;
+                } while (todo);
                 /* Four stores without a branch, so that they issue back to back: a row
                  * without a refinement XORs 0 into the column's first coefficient. */
                 GJ_UNROLL
-                for (gj_u32 r = 0; r < 4; r++) {
-                    gj_u32 on = (todo >> r) & 1u;
+                for (gj_u32 q = 0; q < 4; q++) {
+                    gj_u32 on = (rows >> q) & 1u;
 
-                    gj_j2k_coef_xor_mag(t->coef, i + (on ? r * t->stride : 0u),
-                                        on ? (((bits >> r) & 1u) ? xor1 : xor0) : 0u, t->wide);
+                    gj_j2k_coef_xor_mag(t->coef, i + (on ? q * t->stride : 0u),
+                                        on ? (((bits >> q) & 1u) ? xor1 : xor0) : 0u, t->wide);
                 }
             }
             left = cur;
