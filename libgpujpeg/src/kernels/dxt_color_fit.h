@@ -775,14 +775,14 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
 
 /*
  * Step 2 of the split search (dxt_cluster_splits.h): over split s and its
- * neighbours, each split's least-squares endpoints rounded to RGB565 and den^2
- * times the error of the split's own weights with them (the sums come from the
- * prefix sums pre: sum ax = (Q + sum a * sum x) / 16). codes[0], codes[1]: the
- * best two distinct code pairs, endpoint 0 | endpoint 1 << 16; returns how many
- * were found (0 to 2).
+ * first `moves` neighbours (GJ_DXT_SPLIT_MOVES, or 0: s alone), each split's
+ * least-squares endpoints rounded to RGB565 and den^2 times the error of the
+ * split's own weights with them (the sums come from the prefix sums pre:
+ * sum ax = (Q + sum a * sum x) / 16). codes[0], codes[1]: the best two distinct
+ * code pairs, endpoint 0 | endpoint 1 << 16; returns how many were found (0 to 2).
  */
 GJ_FUNC int gj_dxt_color_split_codes(const gj_dxt_rgb_block *blk, const gj_i32 *pre, gj_u32 s, gj_u32 three,
-                                      gj_i32 fixed_blue, gj_u32 *codes)
+                                      int moves, gj_i32 fixed_blue, gj_u32 *codes)
 {
     gj_i32 den = three ? 2 : 3, err[2], q[3], e0[3], e1[3];
     /* 16 times the block's variance, sum |x - mean|^2 (< 2^26) */
@@ -793,7 +793,7 @@ GJ_FUNC int gj_dxt_color_split_codes(const gj_dxt_rgb_block *blk, const gj_i32 *
     err[0] = err[1] = 0x7fffffff;
     codes[0] = codes[1] = 0;
     GJ_NO_UNROLL
-    for (n = -1; n < GJ_DXT_SPLIT_MOVES; n++) {
+    for (n = -1; n < moves; n++) {
         gj_u32 t = n < 0 ? s : gj_dxt_split_move(s, gj_dxt_split_moves[n]), c, x0, x1;
         gj_dxt_split_sums w;
         gj_i32 f;
@@ -909,8 +909,10 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
     GJ_NO_UNROLL
     for (three = 0; three < (four_only ? 1u : 2u); three++) {
         gj_u32 s = gj_dxt_split_search(pre, gj_dxt_color_split_start(t, tmin, tmax - tmin, three), three);
-        int n = gj_dxt_color_split_codes(blk, pre, s, three, fixed_blue, codes);
-        /* the best two in four colours, the best one in three */
+        /* four colours: the best two over the split's neighbourhood; three: the split alone
+         * (its neighbours gained at most 0.02 dB on the test photos, for 40 % of BC1's
+         * estimates) */
+        int n = gj_dxt_color_split_codes(blk, pre, s, three, three ? 0 : GJ_DXT_SPLIT_MOVES, fixed_blue, codes);
         GJ_NO_UNROLL
         for (q = 0; q < gj_min(n, three ? 1 : 2); q++) {
             gj_u32 a = codes[q] & 0xffffu, b = codes[q] >> 16;
