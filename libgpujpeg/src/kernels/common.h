@@ -223,29 +223,4 @@ GJ_FUNC gj_i32 gj_dot4_u8(gj_u32 a, gj_u32 b, gj_i32 acc)
 }
 #endif
 
-/*
- * 1 / x in float within a few units in the last place, for filters whose
- * margins allow that (x a normal number): one instruction on CUDA (1 ulp),
- * OpenCL C 1.2's division (2.5 ulp), exact on the host.
- */
-#if defined(__CUDACC__)
-static __device__ __forceinline__ float gj_frcp_approx(float x)
-{
-    float r;
-
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-    return r;
-}
-#define gj_fmin(a, b) fminf((a), (b))
-#define gj_fmax(a, b) fmaxf((a), (b))
-#elif defined(__OPENCL_VERSION__)
-#define gj_frcp_approx(x) (1.0f / (x))
-#define gj_fmin(a, b) fmin((a), (b))
-#define gj_fmax(a, b) fmax((a), (b))
-#else
-#define gj_frcp_approx(x) (1.0f / (x))
-#define gj_fmin(a, b) ((a) < (b) ? (a) : (b))
-#define gj_fmax(a, b) ((a) > (b) ? (a) : (b))
-#endif
-
 #endif /* GJ_KERNELS_COMMON_H */

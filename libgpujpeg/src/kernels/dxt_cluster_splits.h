@@ -1,197 +1,180 @@
 /*
- * The split search of the `high` colour fit (dxt_color_fit.h's cluster fit):
- * with the block's pixels sorted along the principal axis, a split (i, j, k),
- * 0 <= i <= j <= k <= 16, gives the first i pixels weight 3 (of 3) on
- * endpoint 0, the next ones 2, then 1, the rest 0. With centred coordinates
- * y = 16 x - sum, the least-squares error of a split is const - 144 |Q|^2 / det,
- * Q = P[i] + P[j] + P[k] (P: prefix sums of y in sorted order) and det the
- * determinant of the weights' normal equations, so the best splits are those
- * of the largest score |Q|^2 / det.
+ * The split search of the `high` colour fit (dxt_color_fit.h's cluster fit),
+ * a local search. With the block's pixels sorted along the principal axis, a
+ * split (i, j, k), 0 <= i <= j <= k <= 16, gives the first i pixels weight 3
+ * (of 3) on endpoint 0, the next ones 2, then 1, the rest 0; BC1's
+ * three-colour mode has splits (i, j, 16): weights 2, 1, 0 (of 2). With centred
+ * coordinates y = 16 x - sum, the least-squares error of a split is
+ * const - den^2 |Q|^2 / (16 det), Q = P[i] + P[j] + P[k] (P: prefix sums of y
+ * in sorted order; P[16] = 0) and det the determinant of the weights' normal
+ * equations: each split's score |Q|^2 / det is O(1) from P.
  *
- * The result is the GJ_DXT_CLUSTER_KEEP best of the 969 splits, best first,
- * equal scores in the order (i, j, k) of the search: scores are compared
- * exactly (cross-multiplied in 64-bit integers). Kept in a sorted list while
- * scanning every split, that took one insertion per split that entered the
- * list, about 50 per block at random times: on a GPU the 32 blocks of a warp
- * then ran an insertion (about 130 instructions) at nearly every split, most
- * of the `high` encoders' time. Here instead, without a branch on the data:
+ * The exhaustive search scored all 969 splits (about 58 thousand of the 81
+ * thousand warp instructions of a block on the H200, with 168 registers). Here
+ * instead, from the split the projections' thresholds give:
  *
- *   1. one pass scores every split in float and keeps the two best values of
- *      each row (i, j); the eighth best of those, lowered by far more than
- *      float rounding can move it (2^-12), is a bound no higher than the
- *      exact eighth best score (it is the score of eight distinct splits);
- *   2. a second pass in float lists every split that may reach the bound, in
- *      search order (8 to 10 on photographs, rarely more than 20);
- *   3. only those are scored exactly and offered to the sorted list.
+ *   1. move to the best of the neighbouring splits (each boundary moved by
+ *      1 to 3, or set to a neighbouring boundary or an end: an empty cluster,
+ *      which the best split of a block often has), until none is better
+ *      (GJ_DXT_SPLIT_STEPS at most); 90 % of photo blocks end on the best of
+ *      all splits, the others on one whose score is within a few percent;
+ *   2. over that split and its neighbours, the endpoints rounded to RGB565
+ *      and the error of the split's weights with them (O(1) from P too): which
+ *      split wins after rounding is what decides the quality, so the two best
+ *      by that error are measured (dxt_color_fit.h). A split whose error before
+ *      rounding is already above the second best after rounding cannot win and
+ *      is skipped.
  *
- * Each split that belongs in the result reaches the bound, so the list is the
- * one the exact search over every split gives, on every backend whatever its
- * float rounding (CUDA contracts to FMA, OpenCL's division may be 2.5 ulp off):
- * float only picks which splits are scored exactly. A block with more than
- * GJ_DXT_CLUSTER_LIST candidates (many equal scores; 3 in 10000 photo blocks)
- * takes the exact search over every split.
+ * Scores are compared exactly (cross-multiplied in 64-bit integers), ties go
+ * to the first in the fixed order of the moves: the same blocks on every
+ * backend.
  */
 #ifndef GJ_KERNELS_DXT_CLUSTER_SPLITS_H
 #define GJ_KERNELS_DXT_CLUSTER_SPLITS_H
 
 #include "common.h"
 
-/* Splits kept from the search: rounding the endpoints changes their order. */
-#define GJ_DXT_CLUSTER_KEEP 8
-/* Splits step 2 may list (a power of two); more take the exact search over all. */
-#define GJ_DXT_CLUSTER_LIST 32
-/* Values kept per row in step 1: with one, 2% of photo blocks overflow the list; with three,
- * none, at two more instructions per split. */
-#define GJ_DXT_CLUSTER_ROW 2
+/* Steps of the local search at most (photo blocks take 1 to 3, rarely 6). */
+#define GJ_DXT_SPLIT_STEPS 8
+/* The moves of a step (gj_dxt_split_moves). */
+#define GJ_DXT_SPLIT_MOVES 28
 
-/* The kept splits, best first: |Q|^2, det and i | j << 8 | k << 16; q2 < 0 where unused. */
-typedef struct gj_dxt_cluster_keep {
-    gj_i64 q2[GJ_DXT_CLUSTER_KEEP];
-    gj_i32 det[GJ_DXT_CLUSTER_KEEP];
-    gj_i32 split[GJ_DXT_CLUSTER_KEEP];
-} gj_dxt_cluster_keep;
+/*
+ * The moves, one word each: for boundaries i, j, k (bits 0, 6, 12) a source,
+ * 0 (zero), 1 (i), 2 (j), 3 (k) or 4 (16), in bits 0-2 and a step of -3..3
+ * plus 3 in bits 3-5. First every boundary moved by -3..3 (18 moves), then the
+ * ten that empty a cluster or shift the clusters by one: (0, j, k), (j, j, k),
+ * (i, i, k), (i, k, k), (i, j, j), (i, j, 16), (0, i, j), (j, k, 16),
+ * (0, i, k), (i, k, 16).
+ */
+#define GJ_DXT_MOVE_SRC(i, j, k) ((i) | (j) << 6 | (k) << 12 | (3 << 3) * 0x1041)
+#define GJ_DXT_MOVE_STEP(b, d) ((gj_u32)(d) << (6 * (b) + 3))
+GJ_CONST_DATA gj_u32 gj_dxt_split_moves[GJ_DXT_SPLIT_MOVES] = {
+    GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 3), GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 2),
+    GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 1), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(0, 1),
+    GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(0, 2), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(0, 3),
+    GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(1, 3), GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(1, 2),
+    GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(1, 1), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(1, 1),
+    GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(1, 2), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(1, 3),
+    GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(2, 3), GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(2, 2),
+    GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(2, 1), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(2, 1),
+    GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(2, 2), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(2, 3),
+    GJ_DXT_MOVE_SRC(0, 2, 3), GJ_DXT_MOVE_SRC(2, 2, 3), GJ_DXT_MOVE_SRC(1, 1, 3), GJ_DXT_MOVE_SRC(1, 3, 3),
+    GJ_DXT_MOVE_SRC(1, 2, 2), GJ_DXT_MOVE_SRC(1, 2, 4), GJ_DXT_MOVE_SRC(0, 1, 2), GJ_DXT_MOVE_SRC(2, 3, 4),
+    GJ_DXT_MOVE_SRC(0, 1, 3), GJ_DXT_MOVE_SRC(1, 3, 4),
+};
 
-/* det of split (i, j, k): sum a^2 sum b^2 - (sum ab)^2 for weights a = 3..0 of 3, b = 3 - a (< 2^15). */
-GJ_FUNC gj_i32 gj_dxt_cluster_det(gj_i32 i, gj_i32 j, gj_i32 k)
+/* A split as i | j << 8 | k << 16. */
+#define GJ_DXT_SPLIT(i, j, k) ((gj_u32)(i) | (gj_u32)(j) << 8 | (gj_u32)(k) << 16)
+#define GJ_DXT_SPLIT_I(s) ((gj_i32)((s) & 255u))
+#define GJ_DXT_SPLIT_J(s) ((gj_i32)((s) >> 8 & 255u))
+#define GJ_DXT_SPLIT_K(s) ((gj_i32)((s) >> 16))
+
+/* Split s moved by move word mv; 0xffffffff where the boundaries leave their order or the range. */
+GJ_FUNC gj_u32 gj_dxt_split_move(gj_u32 s, gj_u32 mv)
 {
-    gj_i32 a2 = 5 * i + 3 * j + k, b2 = 144 - i - 3 * j - 5 * k, ab = 2 * (k - i);
+    gj_i32 src[5], b[3];
+    int n;
 
-    return a2 * b2 - ab * ab;
+    src[0] = 0;
+    src[1] = GJ_DXT_SPLIT_I(s);
+    src[2] = GJ_DXT_SPLIT_J(s);
+    src[3] = GJ_DXT_SPLIT_K(s);
+    src[4] = 16;
+    GJ_UNROLL
+    for (n = 0; n < 3; n++) {
+        gj_u32 f = mv >> (6 * n) & 63u, c = f & 7u;
+        /* by selects: no array indexed by data on the GPU */
+        b[n] = (c == 0 ? src[0] : c == 1 ? src[1] : c == 2 ? src[2] : c == 3 ? src[3] : src[4]) + (gj_i32)(f >> 3) - 3;
+    }
+    if (b[0] < 0 || b[0] > b[1] || b[1] > b[2] || b[2] > 16)
+        return 0xffffffffu;
+    return GJ_DXT_SPLIT(b[0], b[1], b[2]);
 }
 
 /*
- * The splits (i, j, k) of one row (i, j) in search order: |Q|^2 in float
- * (q: P[i] + P[j]), and det, which is quadratic in k: stepped by its first
- * difference, whose own difference is -18 (exact in float: integers below 2^24).
+ * The weights' sums of split s: sum a, sum a^2, sum b^2, sum ab (b = den - a) and
+ * det = sum a^2 sum b^2 - (sum ab)^2 (< 2^15). Three colours (k = 16): a = 2, 1, 0.
  */
-#define GJ_DXT_CLUSTER_ROW_LOOP(pre, i, j, k, qq, det, body)                                            \
-    {                                                                                               \
-        float q0_ = pre[4 * i] + pre[4 * j], q1_ = pre[4 * i + 1] + pre[4 * j + 1];                 \
-        float q2_ = pre[4 * i + 2] + pre[4 * j + 2];                                                \
-        float det = (float)gj_dxt_cluster_det(i, j, j);                                             \
-        float step_ = (float)(gj_dxt_cluster_det(i, j, j + 1) - gj_dxt_cluster_det(i, j, j));       \
-        for (k = j; k <= 16; k++) {                                                                 \
-            float r0_ = q0_ + pre[4 * k], r1_ = q1_ + pre[4 * k + 1], r2_ = q2_ + pre[4 * k + 2];   \
-            float qq = r0_ * r0_ + r1_ * r1_ + r2_ * r2_;                                           \
-            body                                                                                    \
-            det += step_;                                                                           \
-            step_ -= 18.0f;                                                                         \
-        }                                                                                           \
+typedef struct gj_dxt_split_sums {
+    gj_i32 sa, a2, b2, ab, det;
+} gj_dxt_split_sums;
+
+GJ_FUNC gj_dxt_split_sums gj_dxt_split_weights(gj_u32 s, gj_u32 three)
+{
+    gj_i32 i = GJ_DXT_SPLIT_I(s), j = GJ_DXT_SPLIT_J(s), k = GJ_DXT_SPLIT_K(s);
+    gj_dxt_split_sums w;
+
+    if (three) {
+        w.sa = i + j;
+        w.a2 = 3 * i + j;
+        w.b2 = 64 - i - 3 * j;
+        w.ab = j - i;
+    } else {
+        w.sa = i + j + k;
+        w.a2 = 5 * i + 3 * j + k;
+        w.b2 = 144 - i - 3 * j - 5 * k;
+        w.ab = 2 * (k - i);
     }
+    w.det = w.a2 * w.b2 - w.ab * w.ab;
+    return w;
+}
+
+/* Q of split s: channel c of P[p] is pre[4 p + c] (|Q| < 3 * 8 * 4080 < 2^17). */
+GJ_FUNC void gj_dxt_split_q(const gj_i32 *pre, gj_u32 s, gj_i32 *q)
+{
+    int c;
+
+    GJ_UNROLL
+    for (c = 0; c < 3; c++)
+        q[c] = pre[4 * GJ_DXT_SPLIT_I(s) + c] + pre[4 * GJ_DXT_SPLIT_J(s) + c] + pre[4 * GJ_DXT_SPLIT_K(s) + c];
+}
+
+GJ_FUNC gj_i64 gj_dxt_split_q2(const gj_i32 *q)
+{
+    return (gj_i64)q[0] * q[0] + (gj_i64)q[1] * q[1] + (gj_i64)q[2] * q[2];
+}
 
 /*
- * Offers split (i, j, k) to the sorted list, exactly: it enters if its score
- * is above the last one's and moves up past those below it, so equal scores
- * stay in the order they were offered. The prefix sums are integers below 2^17,
- * exact in float.
+ * The local search (step 1) from split s: the best split found, as i | j << 8 |
+ * k << 16. three: the three-colour splits (k stays 16).
  */
-GJ_FUNC void gj_dxt_cluster_offer(const float *pre, int i, int j, int k, gj_dxt_cluster_keep *keep)
+GJ_FUNC gj_u32 gj_dxt_split_search(const gj_i32 *pre, gj_u32 s, gj_u32 three)
 {
-    const int last = GJ_DXT_CLUSTER_KEEP - 1;
-    gj_i32 det = gj_dxt_cluster_det(i, j, k), q[3];
-    gj_i64 qq = 0;
-    int ch, m;
+    gj_i32 q[3];
+    gj_i64 best_q2;
+    gj_i32 best_det;
+    int step, n;
 
-    GJ_UNROLL
-    for (ch = 0; ch < 3; ch++) {
-        q[ch] = (gj_i32)pre[4 * i + ch] + (gj_i32)pre[4 * j + ch] + (gj_i32)pre[4 * k + ch];
-        qq += (gj_i64)q[ch] * q[ch];
+    gj_dxt_split_q(pre, s, q);
+    best_q2 = gj_dxt_split_q2(q);
+    best_det = gj_dxt_split_weights(s, three).det;
+    if (best_det <= 0) {
+        best_q2 = -1;   /* every pixel on one weight: any split with det > 0 is better */
+        best_det = 1;
     }
-    /* det < 2^15 and qq < 2^36: the products fit in 64 bits. */
-    if (det <= 0 || qq * keep->det[last] <= keep->q2[last] * det)
-        return;
-    keep->q2[last] = qq;
-    keep->det[last] = det;
-    keep->split[last] = i | j << 8 | k << 16;
-    GJ_UNROLL
-    for (m = last; m > 0; m--) {
-        if (keep->q2[m] * keep->det[m - 1] > keep->q2[m - 1] * keep->det[m]) {
-            gj_i64 tq = keep->q2[m];
-            gj_i32 td = keep->det[m], ts = keep->split[m];
-            keep->q2[m] = keep->q2[m - 1];
-            keep->det[m] = keep->det[m - 1];
-            keep->split[m] = keep->split[m - 1];
-            keep->q2[m - 1] = tq;
-            keep->det[m - 1] = td;
-            keep->split[m - 1] = ts;
+    for (step = 0; step < GJ_DXT_SPLIT_STEPS; step++) {
+        gj_u32 from = s;
+        for (n = 0; n < GJ_DXT_SPLIT_MOVES; n++) {
+            gj_u32 t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
+            gj_i32 det;
+            gj_i64 q2;
+            if (t == 0xffffffffu || (three && GJ_DXT_SPLIT_K(t) != 16))
+                continue;
+            det = gj_dxt_split_weights(t, three).det;
+            gj_dxt_split_q(pre, t, q);
+            q2 = gj_dxt_split_q2(q);
+            /* det < 2^15 and q2 < 2^36: the products fit in 64 bits */
+            if (det > 0 && q2 * best_det > best_q2 * det) {
+                best_q2 = q2;
+                best_det = det;
+                s = t;
+            }
         }
+        if (s == from)
+            break;
     }
-}
-
-/* Inserts value s into top[0..n-1], sorted largest first (values only: a minimum and a maximum per entry). */
-GJ_FUNC void gj_dxt_cluster_top(float *top, int n, float s)
-{
-    int m;
-
-    GJ_UNROLL
-    for (m = 0; m < n; m++) {
-        float hi = gj_fmax(top[m], s);
-        s = gj_fmin(top[m], s);
-        top[m] = hi;
-    }
-}
-
-/* Step 1: the bound, in float, for comparing |Q|^2 against bound * det. */
-GJ_FUNC float gj_dxt_cluster_bound(const float *pre)
-{
-    float top[GJ_DXT_CLUSTER_KEEP];
-    int i, j, k, m;
-
-    GJ_UNROLL
-    for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++)
-        top[m] = -1.0f;
-    for (i = 0; i <= 16; i++) {
-        for (j = i; j <= 16; j++) {
-            float row[GJ_DXT_CLUSTER_ROW];
-            GJ_UNROLL
-            for (m = 0; m < GJ_DXT_CLUSTER_ROW; m++)
-                row[m] = -1.0f;
-            GJ_DXT_CLUSTER_ROW_LOOP(pre, i, j, k, qq, det, {
-                gj_dxt_cluster_top(row, GJ_DXT_CLUSTER_ROW, det > 0.0f ? qq * gj_frcp_approx(det) : -1.0f);
-            })
-            GJ_UNROLL
-            for (m = 0; m < GJ_DXT_CLUSTER_ROW; m++)
-                gj_dxt_cluster_top(top, GJ_DXT_CLUSTER_KEEP, row[m]);
-        }
-    }
-    /* Rounding moves a score by a few units of 2^-24: 2^-12 lower stays below the
-     * exact eighth best. With fewer than eight splits, -1 lists every split. */
-    return top[GJ_DXT_CLUSTER_KEEP - 1] * (1.0f - 1.0f / 4096.0f);
-}
-
-/* The kept splits of a block; pre: its prefix sums P, channel c of P[p] at 4 p + c (p = 0 .. 16). */
-GJ_FUNC void gj_dxt_cluster_splits(const float *pre, gj_dxt_cluster_keep *keep)
-{
-    gj_u32 list[GJ_DXT_CLUSTER_LIST], n = 0, m;
-    float bound = gj_dxt_cluster_bound(pre);
-    int i, j, k;
-
-    GJ_UNROLL
-    for (m = 0; m < GJ_DXT_CLUSTER_KEEP; m++) {
-        keep->q2[m] = -1;
-        keep->det[m] = 1;
-        keep->split[m] = 0;
-    }
-    /* Step 2 (the bound at 2^-12 below the exact one also covers this pass's rounding). */
-    for (i = 0; i <= 16; i++) {
-        for (j = i; j <= 16; j++) {
-            GJ_DXT_CLUSTER_ROW_LOOP(pre, i, j, k, qq, det, {
-                if (det > 0.0f && qq >= bound * det) {
-                    list[n & (GJ_DXT_CLUSTER_LIST - 1)] = (gj_u32)(i | j << 8 | k << 16);
-                    n++;
-                }
-            })
-        }
-    }
-    if (n > GJ_DXT_CLUSTER_LIST) {
-        for (i = 0; i <= 16; i++)
-            for (j = i; j <= 16; j++)
-                for (k = j; k <= 16; k++)
-                    gj_dxt_cluster_offer(pre, i, j, k, keep);
-        return;
-    }
-    for (m = 0; m < n; m++)
-        gj_dxt_cluster_offer(pre, (int)(list[m] & 255u), (int)(list[m] >> 8 & 255u), (int)(list[m] >> 16), keep);
+    return s;
 }
 
 #endif /* GJ_KERNELS_DXT_CLUSTER_SPLITS_H */
