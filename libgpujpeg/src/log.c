@@ -1,6 +1,7 @@
 /* Logging, error strings and version. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 
 #include "log.h"
@@ -81,4 +82,12 @@ const char *gj_version(void)
 #define GJ_STR2(x) #x
 #define GJ_STR(x) GJ_STR2(x)
     return GJ_STR(GJ_VERSION_MAJOR) "." GJ_STR(GJ_VERSION_MINOR) "." GJ_STR(GJ_VERSION_MICRO);
+}
+
+double gj_time_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }

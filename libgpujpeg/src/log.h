@@ -15,4 +15,7 @@ void gj_log(int level, const char *fmt, ...) GJ_PRINTF(2, 3);
 /* Logs an error message and returns `code`, so error paths read `return gj_fail(...)`. */
 int gj_fail(int code, const char *fmt, ...) GJ_PRINTF(2, 3);
 
+/* Milliseconds on the monotonic clock, for the durations that log lines report. */
+double gj_time_ms(void);
+
 #endif /* GJ_LOG_H */

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "log.h"
 #include "device/device.h"
@@ -482,14 +481,6 @@ static int opencl_fill_zero(gj_device *dev, const gj_buffer *buf, size_t offset,
     return 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Logs the build log line by line (drivers write many), capped. */
 static void log_build_log(opencl_device *cl, cl_program program, int level)
 {
@@ -518,7 +509,7 @@ static void log_build_log(opencl_device *cl, cl_program program, int level)
 static int build_from_source(opencl_device *cl, cl_program *out)
 {
     const char *source = gj_opencl_kernel_source;
-    double start = now_ms();
+    double start = gj_time_ms();
     cl_int err;
     cl_program program = clCreateProgramWithSource(cl->context, 1, &source, NULL, &err);
 
@@ -534,7 +525,7 @@ static int build_from_source(opencl_device *cl, cl_program *out)
     }
     log_build_log(cl, program, GJ_LOG_DEBUG);
     gj_log(GJ_LOG_VERBOSE, "OpenCL: built the kernels for %s from source in %.0f ms",
-           cl->pub.desc.name, now_ms() - start);
+           cl->pub.desc.name, gj_time_ms() - start);
     *out = program;
     return 0;
 }
@@ -552,7 +543,7 @@ static int build_program(opencl_device *cl)
     };
     const char *parts[2 + NB_INFOS] = { gj_opencl_kernel_source, BUILD_OPTIONS };
     gj_opencl_cache_entry entry;
-    double start = now_ms();
+    double start = gj_time_ms();
     int ret = 0;
 
     for (int i = 0; i < NB_INFOS; i++)
@@ -563,7 +554,7 @@ static int build_program(opencl_device *cl)
     cl->program = gj_opencl_cache_load(&entry, cl->context, cl->device, BUILD_OPTIONS);
     if (cl->program)
         gj_log(GJ_LOG_VERBOSE, "OpenCL: loaded the kernels for %s from %s in %.0f ms",
-               cl->pub.desc.name, entry.path, now_ms() - start);
+               cl->pub.desc.name, entry.path, gj_time_ms() - start);
     else if ((ret = build_from_source(cl, &cl->program)) == 0)
         gj_opencl_cache_store(&entry, cl->program, cl->device);
     return ret;

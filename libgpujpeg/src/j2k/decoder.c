@@ -12,6 +12,7 @@
 #include "device/staging.h"
 #include "j2k/decoder_private.h"
 #include "j2k/host_decode.h"
+#include "j2k/t1_queue.h"
 #include "log.h"
 
 #define J2K_GROUP 64
@@ -124,49 +125,30 @@ static int run_idwt_samples(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
     return ret;
 }
 
-static size_t align16(size_t n)
-{
-    return (n + 15) & ~(size_t)15;
-}
-
 /*
- * T1's inputs, one after the other: code-blocks at 0, segments at *segments_at,
- * data at *data_at. The picture is written only by the output stage, after T1:
- * when its first plane has room, they go there (so that a decode's peak is the
- * coefficients and the picture), else into a buffer of the decoder's own.
- * *at is where they start in *buf.
+ * Where T1's inputs go (t1_queue.h): the picture is written only by the output stage,
+ * after T1: when its first plane has room, they go there (so that a decode's peak is
+ * the coefficients and the picture), else into a buffer of the decoder's own. *at is
+ * where they start in *buf.
  */
-static int upload_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf, uint64_t *at,
-                           uint64_t *segments_at, uint64_t *data_at)
+static int place_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf, uint64_t *at)
 {
-    gj_device *dev = dec->dev;
-    j2k_layout *l = &dec->layout;
-    uint64_t offset;
+    uint64_t offset, segments_at, data_at;
     gj_buffer plane = gj_staging_plane0(target, &offset);
-    size_t size;
+    size_t size = j2k_t1_input_size(&dec->layout, &segments_at, &data_at);
     int ret;
 
-    *segments_at = align16(l->nb_cblks * sizeof(*l->cblks));
-    *data_at = *segments_at + align16(l->nb_segments * sizeof(*l->segments));
-    size = *data_at + l->data_size;
-    *at = align16(offset);
+    *at = j2k_align16(offset);
     /* A CUDA plane's handle is its address: the tables need it aligned too. The early
      * launch's region (early.h) ends the plane. */
     if ((target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) ||
         *at + size > (dec->early.count ? dec->early.region_at : plane.size)) {
-        if ((ret = gj_dev_ensure_buffer(dev, &dec->t1_input, size)) < 0)
+        if ((ret = gj_dev_ensure_buffer(dec->dev, &dec->t1_input, size)) < 0)
             return ret;
         plane = dec->t1_input;
         *at = 0;
     }
     *buf = plane;
-    if ((l->nb_cblks && (ret = dev->ops->upload(dev, buf, *at, l->cblks, l->nb_cblks * sizeof(*l->cblks))) < 0) ||
-        (l->nb_segments && (ret = dev->ops->upload(dev, buf, *at + *segments_at, l->segments,
-                                                   l->nb_segments * sizeof(*l->segments))) < 0))
-        return ret;
-    for (size_t i = 0, run_at = 0; i < l->nb_runs; run_at += l->runs[i++].size)
-        if ((ret = dev->ops->upload(dev, buf, *at + *data_at + run_at, l->runs[i].data, l->runs[i].size)) < 0)
-            return ret;
     return 0;
 }
 
@@ -176,25 +158,16 @@ static int run_transforms(gj_j2k_decoder *dec, gj_frame *target)
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
     gj_buffer input;
-    uint64_t at, segments_at, data_at;
+    uint64_t at;
     int ret;
 
-    if ((ret = upload_t1_input(dec, target, &input, &at, &segments_at, &data_at)) < 0 ||
+    if ((ret = place_t1_input(dec, target, &input, &at)) < 0 ||
         (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         /* Whole 32-bit words: T1 XORs a 16-bit coefficient through its word (j2k_coef.h). */
         (ret = gj_dev_ensure_buffer(dev, &dec->coef, (l->coef_count * (l->wide ? 4 : 2) + 3) & ~(size_t)3)) < 0 ||
-        (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
-        return ret;
-    if (l->nb_cblks) {
-        gj_karg a[] = { GJ_ARG_BUF(&input), GJ_ARG_U64(at), GJ_ARG_U32(l->nb_cblks), GJ_ARG_U64(at + segments_at),
-                        GJ_ARG_U64(at + data_at), GJ_ARG_BUF(&dec->coef), GJ_ARG_U32(l->wide) };
-        size_t t1_groups = (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
-
-        if ((ret = gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", t1_groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS,
-                                 a, 7)) < 0)
-            return ret;
-    }
-    if ((ret = j2k_early_place(&dec->early, dev, l, &dec->coef)) < 0)
+        (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0) ||
+        (ret = j2k_t1_queue(dev, &input, at, l, &dec->coef, l->wide)) < 0 ||
+        (ret = j2k_early_place(&dec->early, dev, l, &dec->coef)) < 0)
         return ret;
     for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
         ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i]) : run_idwt_samples(dec, &l->passes[i]);

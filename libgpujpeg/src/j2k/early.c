@@ -10,22 +10,14 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "j2k/array.h"
 #include "j2k/early.h"
+#include "j2k/t1_queue.h"
 #include "log.h"
 
 #define EARLY_SHARE 64
 #define EARLY_GROUP 64
-
-static double now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static int early_packet(void *opaque, j2k_tile_state *ts, int comp, int res, int layer);
 
@@ -71,7 +63,7 @@ int j2k_early_begin(j2k_early *e, int reduce, int max_layers, const j2k_t2_watch
     e->reduce = reduce;
     e->max_layers = max_layers ? max_layers : 65535;
     e->tile = -1;
-    e->start_ms = now_ms();
+    e->start_ms = gj_time_ms();
     e->launch_ms = 0;
     *watch = e->enabled ? &e->watch : NULL;
     return ret;
@@ -163,11 +155,6 @@ static int list_blocks(j2k_early *e, const j2k_tile_state *ts)
     return 0;
 }
 
-static size_t align16(size_t n)
-{
-    return (n + 15) & ~(size_t)15;
-}
-
 /*
  * Takes the end of the output picture's first plane (early.h), uploads the tables
  * there and queues T1 on the sibling. A plane too small, or one that cannot have
@@ -175,12 +162,9 @@ static size_t align16(size_t n)
  */
 static int launch(j2k_early *e)
 {
-    j2k_layout *t = &e->tables;
-    uint64_t tables_at = align16(e->coefs * 4), segments_at = tables_at + align16(t->nb_cblks * sizeof(*t->cblks));
-    uint64_t data_at = segments_at + align16(t->nb_segments * sizeof(*t->segments)), start, offset;
-    size_t size = data_at + t->data_size, at;
+    uint64_t tables_at = j2k_align16(e->coefs * 4), segments_at, data_at, start, offset;
+    size_t size = tables_at + j2k_t1_input_size(&e->tables, &segments_at, &data_at), at;
     gj_buffer plane;
-    gj_device *dev;
     int ret;
 
     if ((ret = e->plane(e->plane_opaque, &plane, &start)) < 0)
@@ -194,19 +178,8 @@ static int launch(j2k_early *e)
     e->region_at = at;
     if (!e->dev && (ret = gj_dev_open_sibling(e->parent, &e->dev)) < 0)
         return ret;
-    dev = e->dev;
-    if ((ret = dev->ops->upload(dev, &e->region, tables_at, t->cblks, t->nb_cblks * sizeof(*t->cblks))) < 0 ||
-        (t->nb_segments && (ret = dev->ops->upload(dev, &e->region, segments_at, t->segments,
-                                                   t->nb_segments * sizeof(*t->segments))) < 0) ||
-        (t->data_size && (ret = dev->ops->upload(dev, &e->region, data_at, t->data, t->data_size)) < 0))
-        return ret;
-    {
-        gj_karg a[] = { GJ_ARG_BUF(&e->region), GJ_ARG_U64(tables_at), GJ_ARG_U32(t->nb_cblks),
-                        GJ_ARG_U64(segments_at), GJ_ARG_U64(data_at), GJ_ARG_BUF(&e->region), GJ_ARG_U32(1) };
-
-        return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (t->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
-                             GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 7);
-    }
+    /* The magnitudes, 32-bit, at the region's start. */
+    return j2k_t1_queue(e->dev, &e->region, tables_at, &e->tables, &e->region, 1);
 }
 
 /* T2 has read every packet of the early resolutions of ts: their code-blocks go. */
@@ -216,7 +189,7 @@ static void go(j2k_early *e, j2k_tile_state *ts)
 
     if ((ret = list_blocks(e, ts)) >= 0 && e->tables.nb_cblks && (ret = launch(e)) >= 0) {
         e->count = e->tables.nb_cblks;
-        e->launch_ms = now_ms();
+        e->launch_ms = gj_time_ms();
         return;
     }
     /* Nothing launched: every code-block stays with the main launch, and the decode goes on
@@ -248,7 +221,7 @@ static int early_packet(void *opaque, j2k_tile_state *ts, int comp, int res, int
 
 int j2k_early_place(j2k_early *e, gj_device *dev, j2k_layout *l, const gj_buffer *coef)
 {
-    uint64_t placed_at = align16(e->coefs * 4);
+    uint64_t placed_at = j2k_align16(e->coefs * 4);
     int ret;
 
     if (!e->count)
@@ -273,7 +246,7 @@ int j2k_early_place(j2k_early *e, gj_device *dev, j2k_layout *l, const gj_buffer
 
 void j2k_early_report(const j2k_early *e, size_t main_cblks)
 {
-    double now = now_ms() - e->start_ms;
+    double now = gj_time_ms() - e->start_ms;
 
     if (e->count)
         gj_log(GJ_LOG_INFO, "profile (ms): early T1 of %zu code-blocks at %.3f, host decode done at %.3f "

@@ -95,21 +95,6 @@ int gj_jpeg_scan_units_join(gj_jpeg_decoder *dec)
     return 0;
 }
 
-int gj_jpeg_scan_units_idle(gj_jpeg_decoder *dec)
-{
-    for (int i = 1; i < GJ_JPEG_MAX_SCANS; i++) {
-        gj_jpeg_scan_unit *u = &dec->units[i];
-        int ret;
-
-        if (!u->busy)
-            continue;
-        if ((ret = u->dev->ops->finish(u->dev)) < 0)
-            return ret;
-        u->busy = 0;
-    }
-    return 0;
-}
-
 void gj_jpeg_scan_units_free(gj_jpeg_decoder *dec)
 {
     for (int i = 0; i < GJ_JPEG_MAX_SCANS; i++) {

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "device/staging.h"
 #include "jpeg/decoder_private.h"
@@ -16,14 +15,6 @@ static const char *const stage_names[ST_COUNT] = {
     "wait", "parse", "layout", "upload", "hypotheses", "first", "sync", "prefix", "write", "pixels", "download", "join",
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage)
 {
     double t;
@@ -32,7 +23,7 @@ void gj_jpeg_profile_mark(gj_jpeg_decoder *dec, int stage)
         return;
     if (dec->profile == 1)
         dec->dev->ops->finish(dec->dev);
-    t = now_ms();
+    t = gj_time_ms();
     dec->profile_ms[stage] += t - dec->profile_last;
     dec->profile_last = t;
 }
@@ -319,11 +310,12 @@ static int decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, 
     int ret, i;
 
     if (dec->profile) {
-        dec->profile_last = now_ms();
+        dec->profile_last = gj_time_ms();
         dec->profile_decodes++;
     }
-    /* The host copies of the last decode's uploads are rewritten now. */
-    if ((dec->pending && (ret = dec->dev->ops->finish(dec->dev)) < 0) || (ret = gj_jpeg_scan_units_idle(dec)) < 0)
+    /* The host copies of the last decode's uploads are rewritten now (a failed decode's
+     * scans on other units are joined first: unit 0's queue then covers them). */
+    if ((ret = gj_jpeg_scan_units_join(dec)) < 0 || (dec->pending && (ret = dec->dev->ops->finish(dec->dev)) < 0))
         return ret;
     dec->pending = 0;
     dec->scans_at_once = 0;

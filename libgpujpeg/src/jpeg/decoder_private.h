@@ -168,10 +168,9 @@ void gj_jpeg_scan_units_init(gj_jpeg_decoder *dec);
 int gj_jpeg_scan_units_start(gj_jpeg_decoder *dec);
 /* The unit for scan `index`, whose scan buffers need `sizes` (SCAN_BUFS entries). */
 int gj_jpeg_scan_unit_for(gj_jpeg_decoder *dec, int index, const size_t *sizes, gj_jpeg_scan_unit **unit);
-/* Unit 0's queue waits for every other unit's work of this decode. */
+/* Unit 0's queue waits for every other unit's work of this decode (also the work that a
+ * failed decode left there, before unit 0's queue is waited for). */
 int gj_jpeg_scan_units_join(gj_jpeg_decoder *dec);
-/* Waits for work that a failed decode left on the other units. */
-int gj_jpeg_scan_units_idle(gj_jpeg_decoder *dec);
 void gj_jpeg_scan_units_free(gj_jpeg_decoder *dec);
 
 /* decode_scan_buffers.c */

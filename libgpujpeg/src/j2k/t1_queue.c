@@ -1,0 +1,38 @@
+/* T1's inputs and launch (t1_queue.h). */
+#include "j2k/t1_queue.h"
+#include "kernels/j2k_params.h"
+
+size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *data_at)
+{
+    *segments_at = j2k_align16(l->nb_cblks * sizeof(*l->cblks));
+    *data_at = *segments_at + j2k_align16(l->nb_segments * sizeof(*l->segments));
+    return *data_at + l->data_size;
+}
+
+int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, const gj_buffer *coef,
+                 int wide)
+{
+    uint64_t segments_at, data_at;
+    int ret;
+
+    j2k_t1_input_size(l, &segments_at, &data_at);
+    if (!l->nb_cblks)
+        return 0;
+    if ((ret = dev->ops->upload(dev, buf, at, l->cblks, l->nb_cblks * sizeof(*l->cblks))) < 0 ||
+        (l->nb_segments && (ret = dev->ops->upload(dev, buf, at + segments_at, l->segments,
+                                                   l->nb_segments * sizeof(*l->segments))) < 0))
+        return ret;
+    /* The data: its runs (layout.h), or the bytes joined on the host where there are none. */
+    if (!l->nb_runs && l->data_size && (ret = dev->ops->upload(dev, buf, at + data_at, l->data, l->data_size)) < 0)
+        return ret;
+    for (size_t i = 0, run_at = 0; i < l->nb_runs; run_at += l->runs[i++].size)
+        if ((ret = dev->ops->upload(dev, buf, at + data_at + run_at, l->runs[i].data, l->runs[i].size)) < 0)
+            return ret;
+    {
+        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at), GJ_ARG_U32(l->nb_cblks), GJ_ARG_U64(at + segments_at),
+                        GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide) };
+
+        return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
+                             GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 7);
+    }
+}

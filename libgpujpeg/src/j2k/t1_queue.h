@@ -1,0 +1,28 @@
+/*
+ * T1's inputs in a device buffer and T1 over them (kernels/j2k_t1.h): the decoder's
+ * launch (decoder.c) and the early one (early.c) lay them out and queue them alike.
+ */
+#ifndef GJ_J2K_T1_QUEUE_H
+#define GJ_J2K_T1_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/device.h"
+#include "j2k/layout.h"
+
+static inline size_t j2k_align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+/* Bytes of l's T1 inputs from a 16-byte aligned start: the code-block table at 0, the
+ * segments at *segments_at, the data at *data_at. */
+size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *data_at);
+
+/* Uploads them to buf at `at` (16-byte aligned) and queues T1 over l's code-blocks into
+ * coef (wide: 32-bit coefficients); the host's tables must live until it ran. */
+int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, const gj_buffer *coef,
+                 int wide);
+
+#endif /* GJ_J2K_T1_QUEUE_H */
