@@ -49,7 +49,7 @@ static int early_idle(j2k_early *e)
 void j2k_early_free(j2k_early *e)
 {
     early_idle(e);
-    if (e->dev)
+    if (e->dev && e->dev != e->parent)
         gj_device_free(&e->dev);
     j2k_layout_free(&e->tables);
     free(e->blocks);
@@ -176,6 +176,11 @@ static int launch(j2k_early *e)
     if ((ret = e->parent->ops->view_create(e->parent, &plane, offset, size, &e->region, &at)) < 0)
         return ret;
     e->region_at = at;
+    /* A CPU device's launches share the decoder's queue: its kernels take every core
+     * already, and PoCL 3.1's pthread driver trips an assertion in
+     * pocl_release_dlhandle_cache when several queues run them at once (decode_batch.c). */
+    if (!e->dev && !e->parent->desc.is_gpu)
+        e->dev = e->parent;
     if (!e->dev && (ret = gj_dev_open_sibling(e->parent, &e->dev)) < 0)
         return ret;
     /* The magnitudes, 32-bit, at the region's start. */

@@ -29,7 +29,7 @@ typedef struct j2k_early {
     int enabled;                /* GJ_J2K_EARLY unset or not 0, and the decoder has the GPU to itself */
     int reduce, max_layers;     /* of the decode being watched */
     gj_device *parent;          /* the decoder's device */
-    gj_device *dev;             /* its sibling, opened at the first early launch */
+    gj_device *dev;             /* its queue: a sibling opened at the first early launch (on a GPU) */
     j2k_early_plane_fn plane;   /* asked at the launch (a negative code: no launch) */
     void *plane_opaque;
     j2k_t2_watch watch;

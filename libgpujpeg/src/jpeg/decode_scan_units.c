@@ -47,7 +47,13 @@ int gj_jpeg_scan_units_start(gj_jpeg_decoder *dec)
     for (int i = 1; i < units && i < GJ_JPEG_MAX_SCANS; i++) {
         gj_jpeg_scan_unit *u = &dec->units[i];
 
-        if (!u->dev) {
+        /* On a CPU device the units share unit 0's queue (the same steps, one after
+         * another): its kernels take every core already, and PoCL 3.1's pthread driver
+         * trips an assertion in pocl_release_dlhandle_cache when several queues run them
+         * at once (j2k/decode_batch.c). */
+        if (!u->dev && !dec->dev->desc.is_gpu) {
+            u->dev = dec->dev;
+        } else if (!u->dev) {
             if ((ret = gj_dev_open_sibling(dec->dev, &u->dev)) < 0)
                 return ret;
             u->owns_dev = 1;
