@@ -12,15 +12,23 @@
 #include "jpeg/entropy_segments.h"
 #include "log.h"
 
+/* The capacity an array of `cap` grows to for `need` elements: doubled, so growth is amortised. */
+static size_t grown_capacity(uint32_t cap, size_t need)
+{
+    size_t c = cap ? cap : 16;
+
+    while (c < need)
+        c *= 2;
+    return c;
+}
+
 static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
 {
     void *n;
-    size_t c = *cap ? *cap : 16;
+    size_t c = grown_capacity(*cap, need);
 
     if (need <= *cap)
         return 0;
-    while (c < need)
-        c *= 2;
     if (c > UINT32_MAX)
         return GJ_ERROR_NOMEM;
     n = realloc(*p, c * elem);
@@ -60,12 +68,10 @@ static void free_bytes(gj_entropy_layout *e)
 static int grow_uploaded(gj_entropy_layout *e, void **p, uint32_t *cap, size_t need, size_t elem)
 {
     void *n;
-    size_t c = *cap ? *cap : 16;
+    size_t c = grown_capacity(*cap, need);
 
     if (need <= *cap)
         return 0;
-    while (c < need)
-        c *= 2;
     if (c > UINT32_MAX || !(n = alloc_uploaded(e, c * elem)))
         return GJ_ERROR_NOMEM;
     free_uploaded(e, *p);
