@@ -5,7 +5,8 @@
  * every RSTn, another marker, 0xFF or nothing (the file's last byte), and on long
  * random scans; the chunking (one multiplication per segment instead of a
  * division) against exact ceilings, near every multiple of the chunk length and
- * up to 32-bit segment lengths. Built twice (tests/tests.mk): with SSE2 where
+ * up to 32-bit segment lengths; the arrays that are uploaded come from the
+ * layout's allocator. Built twice (tests/tests.mk): with SSE2 where
  * the compiler has it, and with 64-bit words (GJ_WORDWISE_UNSTUFF).
  */
 #include <stdint.h>
@@ -224,6 +225,74 @@ static void check_chunking(gj_entropy_layout *e)
     CHECK(bad == 0, "chunking: %d of %d sets of segments got other chunks than their ceilings", bad, cases);
 }
 
+/* The decoder's allocator of uploaded arrays, counted: page-locked memory there. */
+static int live_blocks;
+
+static void *count_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    live_blocks++;
+    return malloc(size);
+}
+
+static void count_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    live_blocks -= ptr != NULL;
+    free(ptr);
+}
+
+/*
+ * Every uploaded array (bytes, segments, chunk table) comes from the layout's
+ * allocator, and growing them (new blocks, contents not kept) lays scans out as
+ * malloc and realloc do: restart-rich scans of growing sizes, both ways.
+ */
+static void check_allocator(uint8_t *data, size_t cap)
+{
+    gj_entropy_layout own, plain;
+    gj_jpeg_scan scan;
+    int t, bad = 0;
+
+    memset(&own, 0, sizeof(own));
+    memset(&plain, 0, sizeof(plain));
+    memset(&scan, 0, sizeof(scan));
+    own.bytes_alloc = count_alloc;
+    own.bytes_free = count_free;
+    scan.restart_interval = 1;
+    for (t = 0; t < 12; t++) {
+        size_t size = (cap >> 11) << t / 2, i, n = 0;
+        uint32_t mcus;
+
+        size = size < cap ? size : cap;
+        /* A restart marker every 0-40 bytes, in order, stuffing in between. */
+        for (i = 0; i + 1 < size; i++) {
+            uint32_t r = rng_next() % 48;
+            if (r < 40) {
+                data[i] = data_byte();
+            } else {
+                data[i++] = 0xFF;
+                data[i] = r < 44 ? 0x00 : (uint8_t)(0xD0 + n++ % 8);
+            }
+        }
+        data[size - 1] = 0;
+        mcus = (uint32_t)n + 1;
+        scan.data_offset = 0;
+        scan.data_size = size;
+        if (gj_entropy_layout_scan(&own, data, &scan, mcus, 32 + 32 * (t % 3)) < 0 ||
+            gj_entropy_layout_scan(&plain, data, &scan, mcus, 32 + 32 * (t % 3)) < 0 ||
+            own.num_bytes != plain.num_bytes || own.num_segments != plain.num_segments ||
+            own.num_chunks != plain.num_chunks || memcmp(own.bytes, plain.bytes, own.num_bytes) ||
+            memcmp(own.segments, plain.segments, own.num_segments * sizeof(*own.segments)) ||
+            memcmp(own.chunk_segment, plain.chunk_segment, own.num_chunks * sizeof(*own.chunk_segment)))
+            bad++;
+    }
+    CHECK(bad == 0, "layout: %d of 12 scans differ with the decoder's allocator", bad);
+    CHECK(live_blocks == 3, "layout: %d blocks from its allocator, 3 expected (bytes, segments, chunks)", live_blocks);
+    gj_entropy_layout_free(&own);
+    gj_entropy_layout_free(&plain);
+    CHECK(live_blocks == 0, "layout: %d blocks of its allocator left after it is freed", live_blocks);
+}
+
 int main(void)
 {
     gj_entropy_layout e;
@@ -243,6 +312,7 @@ int main(void)
     check_every_alignment(&e, &m);
     check_random_scans(&e, &m, data, cap);
     check_chunking(&e);
+    check_allocator(data, cap);
     gj_entropy_layout_free(&e);
     free(data);
     free(m.bytes);

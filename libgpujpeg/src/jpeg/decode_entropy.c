@@ -364,7 +364,9 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     int ret, first = index == 0;
     gj_karg a[7];
 
-    if (!dec->scan_params_of[index] && !(dec->scan_params_of[index] = calloc(1, sizeof(gj_scan_params))))
+    /* Page-locked, as the layout's arrays: an asynchronous upload (fill_scan_params() sets it all). */
+    if (!dec->scan_params_of[index] &&
+        !(dec->scan_params_of[index] = dec->dev->ops->host_alloc(dec->dev, sizeof(gj_scan_params))))
         return GJ_ERROR_NOMEM;
 
     /* The parser unstuffed the scan's data into its layout (decoder.c unstuff_scan()). */

@@ -158,7 +158,7 @@ void gj_jpeg_decoder_free(gj_jpeg_decoder **pdec)
     gj_frame_unref(&dec->staging);
     for (i = 0; i < GJ_JPEG_MAX_SCANS; i++) {
         gj_entropy_layout_free(&dec->layouts[i]);
-        free(dec->scan_params_of[i]);
+        dec->dev->ops->host_free(dec->dev, dec->scan_params_of[i]);
     }
     if (dec->owns_dev)
         gj_device_free(&dec->dev);

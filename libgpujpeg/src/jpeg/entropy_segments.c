@@ -12,15 +12,23 @@
 #include "jpeg/entropy_segments.h"
 #include "log.h"
 
+/* The capacity an array of `cap` grows to for `need` elements: doubled, so growth is amortised. */
+static size_t grown_capacity(uint32_t cap, size_t need)
+{
+    size_t c = cap ? cap : 16;
+
+    while (c < need)
+        c *= 2;
+    return c;
+}
+
 static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
 {
     void *n;
-    size_t c = *cap ? *cap : 16;
+    size_t c = grown_capacity(*cap, need);
 
     if (need <= *cap)
         return 0;
-    while (c < need)
-        c *= 2;
     if (c > UINT32_MAX)
         return GJ_ERROR_NOMEM;
     n = realloc(*p, c * elem);
@@ -31,14 +39,45 @@ static int grow(void **p, uint32_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-static void free_bytes(gj_entropy_layout *e)
+static void *alloc_uploaded(gj_entropy_layout *e, size_t size)
+{
+    return e->bytes_alloc ? e->bytes_alloc(e->bytes_opaque, size) : malloc(size);
+}
+
+static void free_uploaded(gj_entropy_layout *e, void *ptr)
 {
     if (e->bytes_free)
-        e->bytes_free(e->bytes_opaque, e->bytes);
+        e->bytes_free(e->bytes_opaque, ptr);
     else
-        free(e->bytes);
+        free(ptr);
+}
+
+static void free_bytes(gj_entropy_layout *e)
+{
+    free_uploaded(e, e->bytes);
     e->bytes = NULL;
     e->bytes_cap = 0;
+}
+
+/*
+ * grow() for an array that is uploaded (segments, chunk_segment): from the layout's
+ * allocator, page-locked in the decoder, whose copies run asynchronously; from
+ * pageable memory the driver copies it into a staging buffer first, on the host,
+ * while the GPU waits for it. Its contents are not kept: each user rewrites it.
+ */
+static int grow_uploaded(gj_entropy_layout *e, void **p, uint32_t *cap, size_t need, size_t elem)
+{
+    void *n;
+    size_t c = grown_capacity(*cap, need);
+
+    if (need <= *cap)
+        return 0;
+    if (c > UINT32_MAX || !(n = alloc_uploaded(e, c * elem)))
+        return GJ_ERROR_NOMEM;
+    free_uploaded(e, *p);
+    *p = n;
+    *cap = (uint32_t)c;
+    return 0;
 }
 
 /* Room for one more piece (amortised: the arrays double, and are kept between scans). */
@@ -121,7 +160,7 @@ int gj_entropy_layout_unstuff(gj_entropy_layout *e, const uint8_t *data, size_t 
     /* Room for the rest of the file and a zero-padded last word: the kernels read whole 32-bit words. */
     if (room + 4 > e->bytes_cap) {
         size_t bytes_cap = room + 4 + room / 4;
-        uint8_t *b = e->bytes_alloc ? e->bytes_alloc(e->bytes_opaque, bytes_cap) : malloc(bytes_cap);
+        uint8_t *b = alloc_uploaded(e, bytes_cap);
         if (!b)
             return gj_fail(GJ_ERROR_NOMEM, "out of memory for a scan of up to %zu bytes", room);
         free_bytes(e);
@@ -271,8 +310,8 @@ static int place_pieces(gj_entropy_layout *e, const gj_jpeg_scan *scan, uint32_t
     if (!nseg)
         return 0;
     /* At most one segment per piece, plus one empty one after each. */
-    if (grow((void **)&e->segments, &e->segments_cap, 2 * num_pieces < nseg ? 2 * num_pieces : nseg,
-             sizeof(*e->segments)) < 0)
+    if (grow_uploaded(e, (void **)&e->segments, &e->segments_cap, 2 * num_pieces < nseg ? 2 * num_pieces : nseg,
+                      sizeof(*e->segments)) < 0)
         return GJ_ERROR_NOMEM;
     segs = e->segments;
     max_bits = take_piece(&segs[n++], 0, interval, total_mcus, piece_start, num_pieces, e->num_bytes, 0);
@@ -353,7 +392,7 @@ int gj_entropy_layout_chunk(gj_entropy_layout *e, uint32_t chunk_bits)
      * chunk_bits of data, so the array is sized once; 3 more for the fill's last
      * group of 4. */
     most = (size_t)e->num_segments + e->num_bytes * 8 / chunk_bits + 3;
-    if (grow((void **)&e->chunk_segment, &e->chunks_cap, most, sizeof(*e->chunk_segment)) < 0)
+    if (grow_uploaded(e, (void **)&e->chunk_segment, &e->chunks_cap, most, sizeof(*e->chunk_segment)) < 0)
         return gj_fail(GJ_ERROR_NOMEM, "out of memory laying out %u restart intervals", e->num_segments);
     chunk_segment = e->chunk_segment;
     if (e->max_segment_bits <= chunk_bits) {
@@ -412,8 +451,8 @@ void gj_entropy_layout_free(gj_entropy_layout *e)
 {
     if (e->bytes)
         free_bytes(e);
-    free(e->segments);
-    free(e->chunk_segment);
+    free_uploaded(e, e->segments);
+    free_uploaded(e, e->chunk_segment);
     free(e->piece_start);
     free(e->piece_rst);
     memset(e, 0, sizeof(*e));

@@ -25,8 +25,9 @@ typedef struct gj_entropy_layout {
     uint32_t *piece_start;
     uint8_t *piece_rst;
     uint32_t num_pieces, pieces_cap;
-    /* Allocator of `bytes` (NULL: malloc/free); the decoder gives page-locked memory
-     * so the upload runs at full speed. */
+    /* Allocator of the arrays that are uploaded, `bytes`, `segments` and `chunk_segment`
+     * (NULL: malloc/free); the decoder gives page-locked memory so that their uploads
+     * run asynchronously, at full speed. */
     void *(*bytes_alloc)(void *opaque, size_t size);
     void (*bytes_free)(void *opaque, void *ptr);
     void *bytes_opaque;
