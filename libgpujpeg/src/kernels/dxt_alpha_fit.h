@@ -73,7 +73,7 @@ GJ_FUNC void gj_dxt_alpha_try(const gj_u32 *v8, gj_i32 a0, gj_i32 a1, gj_dxt_alp
         idx = key & 0x00070007u;
         bits |= (gj_u64)((idx | idx >> 13) & 63u) << (6 * i);
     }
-    if (err < best->err) {
+    if (best->err == 0xffffffffu || err < best->err) {   /* as gj_dxt_color_try */
         best->w0 = (gj_u32)a0 | (gj_u32)a1 << 8 | (gj_u32)(bits & 0xffffu) << 16;
         best->w1 = (gj_u32)(bits >> 16);
         best->err = err;

@@ -208,7 +208,9 @@ GJ_FUNC void gj_dxt_color_try(const gj_dxt_rgb_block *blk, gj_u32 q0, gj_u32 q1,
 
     gj_dxt_color_palette(q0, q1, four_only, pal);
     err = gj_dxt_color_indices(blk, pal, &idx);
-    if (err < best->err) {
+    /* The first candidate is kept unmeasured: where it is the only one (fast),
+     * its error and the block's norm are dead code. */
+    if (best->err == 0xffffffffu || err < best->err) {
         best->w0 = q0 | q1 << 16;
         best->w1 = idx;
         best->err = err;
@@ -467,6 +469,8 @@ GJ_FUNC gj_u32 gj_dxt_flat_pair(gj_i32 v, int ch)
 
 /* Blocks whose channels all vary by at most this much also try the flat fit. */
 #define GJ_DXT_FLAT_RANGE 12
+/* fast: blocks whose channels all vary by at most this much take the flat fit alone. */
+#define GJ_DXT_FAST_FLAT_RANGE 4
 
 /* The largest channel range of the block. */
 GJ_FUNC gj_i32 gj_dxt_color_range(const gj_dxt_rgb_block *blk)
@@ -572,40 +576,37 @@ GJ_FUNC gj_u32 gj_dxt_color_project(const gj_dxt_rgb_block *blk, gj_u32 q0, gj_u
 }
 
 /*
- * fast: a nearly flat block's mean (gj_dxt_color_flat_codes), and the inset
- * box on the block's diagonal refitted by least squares to the weights of its
- * projection (gj_dxt_color_project; the box itself where they do not determine
- * two endpoints): one measurement, two for nearly flat blocks, all in the
- * four-colour order. BC1's three-colour order (tried by the other levels)
- * gained at most 0.06 dB on the test photographs and on the near-black
- * synthetic picture, for a fifth of the kernel's instructions. One
- * measurement's code serves both candidates in a loop: copies of it
- * overflowed the GPU's instruction cache.
+ * fast: one candidate, measured once for its indices. A flat block (every
+ * channel within GJ_DXT_FAST_FLAT_RANGE) takes its mean
+ * (gj_dxt_color_flat_codes); any other the inset box on the block's diagonal,
+ * refitted by least squares to the weights of its projection
+ * (gj_dxt_color_project; the box itself where they do not determine two
+ * endpoints), in the four-colour order. Measuring both for the blocks within
+ * GJ_DXT_FLAT_RANGE ran a second measurement in nearly every warp of a 4K
+ * photograph (three blocks in four are that flat) for 0.0-0.5 dB (BC1, the test
+ * photographs: doc/benchmarks.md, thirteenth session). BC1's three-colour order
+ * (tried by the other levels) gained at most 0.06 dB on the test photographs and
+ * on the near-black synthetic picture, for a fifth of the kernel's instructions.
  */
 GJ_FUNC void gj_dxt_color_box_refit(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs,
                                     gj_u32 four_only, gj_i32 fixed_blue, gj_dxt_color_result *best)
 {
     gj_i32 lo[3], hi[3], e0[3], e1[3];
-    gj_u32 flat = 0, box, q0, q1;
-    int c = 1;
+    gj_u32 codes, q0, q1;
 
-    if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE) {
-        flat = gj_dxt_color_flat_codes(blk, flat_pairs, fixed_blue);
-        c = 0;
+    if (gj_dxt_color_range(blk) <= GJ_DXT_FAST_FLAT_RANGE) {
+        codes = gj_dxt_color_flat_codes(blk, flat_pairs, fixed_blue);
+    } else {
+        gj_dxt_inset_box(blk, lo, hi);
+        codes = gj_dxt_color_box_codes(blk, lo, hi, fixed_blue);
+        q0 = gj_max(codes & 0xffffu, codes >> 16);
+        q1 = gj_min(codes & 0xffffu, codes >> 16);
+        if (gj_dxt_color_lsq(blk, gj_dxt_color_project(blk, q0, q1), 0, 3, e0, e1))
+            codes = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue) |
+                    gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue) << 16;
     }
-    gj_dxt_inset_box(blk, lo, hi);
-    box = gj_dxt_color_box_codes(blk, lo, hi, fixed_blue);
-    q0 = gj_max(box & 0xffffu, box >> 16);
-    q1 = gj_min(box & 0xffffu, box >> 16);
-    if (gj_dxt_color_lsq(blk, gj_dxt_color_project(blk, q0, q1), 0, 3, e0, e1))
-        box = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue) |
-              gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue) << 16;
-    GJ_NO_UNROLL
-    for (; c < 2; c++) {
-        gj_u32 codes = c == 0 ? flat : box;
-        gj_dxt_color_try(blk, gj_max(codes & 0xffffu, codes >> 16), gj_min(codes & 0xffffu, codes >> 16),
-                         four_only, best);
-    }
+    gj_dxt_color_try(blk, gj_max(codes & 0xffffu, codes >> 16), gj_min(codes & 0xffffu, codes >> 16), four_only,
+                     best);
 }
 
 /*
