@@ -83,17 +83,19 @@ GJ_FUNC void gj_dxt_alpha_try(const gj_u32 *v8, gj_i32 a0, gj_i32 a1, gj_dxt_alp
 /*
  * Least-squares refit of an eight-value block to its own indices: endpoint 0's
  * weight a of 7 by index (7, 0, 6 ... 1) from a nibble table, b = 7 - a, so
- * that sum b^2, sum ab and sum bx follow from sum a, sum a^2 and sum ax.
+ * that sum b^2, sum ab and sum bx follow from sum a, sum a^2 and sum ax. The
+ * endpoints in the eight-value order as *a0, *a1; 0 for a six-value block or
+ * indices that do not determine two endpoints.
  */
-GJ_FUNC void gj_dxt_alpha_refit(const gj_u32 *v8, gj_dxt_alpha_result *best)
+GJ_FUNC int gj_dxt_alpha_refit(const gj_u32 *v8, const gj_dxt_alpha_result *best, gj_i32 *a0, gj_i32 *a1)
 {
-    gj_i32 sa = 0, a2 = 0, ax8 = 0, sx8 = 0, b2, ab, ax, bx, det, a0, a1;
+    gj_i32 sa = 0, a2 = 0, ax8 = 0, sx8 = 0, b2, ab, ax, bx, det, e0, e1;
     gj_u64 bits = (gj_u64)(best->w0 >> 16) | (gj_u64)best->w1 << 16;
     gj_u32 r;
     int p;
 
     if ((best->w0 & 255u) <= (best->w0 >> 8 & 255u))
-        return;
+        return 0;
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
         gj_i32 x8 = (gj_i32)(v8[p >> 1] >> (16 * (p & 1)) & 0xffffu);
@@ -109,33 +111,32 @@ GJ_FUNC void gj_dxt_alpha_refit(const gj_u32 *v8, gj_dxt_alpha_result *best)
     bx = 7 * (sx8 >> 3) - ax;
     det = a2 * b2 - ab * ab;
     if (det <= 0)
-        return;
+        return 0;
     r = gj_dxt_recip(det);
-    a0 = gj_dxt_clamp(gj_dxt_div_round(7 * (b2 * ax - ab * bx), det, r), 255);
-    a1 = gj_dxt_clamp(gj_dxt_div_round(7 * (a2 * bx - ab * ax), det, r), 255);
-    gj_dxt_alpha_try(v8, gj_max(a0, a1), gj_min(a0, a1), best);
+    e0 = gj_dxt_clamp(gj_dxt_div_round(7 * (b2 * ax - ab * bx), det, r), 255);
+    e1 = gj_dxt_clamp(gj_dxt_div_round(7 * (a2 * bx - ab * ax), det, r), 255);
+    *a0 = gj_max(e0, e1);
+    *a1 = gj_min(e0, e1);
+    return 1;
 }
 
-/* Moves each endpoint of the best block by -2..2, keeping its mode. */
-GJ_FUNC void gj_dxt_alpha_search(const gj_u32 *v8, gj_dxt_alpha_result *best)
+/*
+ * Move m (0 .. 7) of high's search: endpoint m / 4 of the best block moved by
+ * -2, -1, 1 or 2 (m % 4), as *a0, *a1; 0 where it leaves the range or the
+ * block's mode.
+ */
+GJ_FUNC int gj_dxt_alpha_search_move(const gj_dxt_alpha_result *best, int m, gj_i32 *a0, gj_i32 *a1)
 {
-    int e, d;
+    gj_i32 b0 = (gj_i32)(best->w0 & 255u), b1 = (gj_i32)(best->w0 >> 8 & 255u);
+    gj_i32 eight = b0 > b1, d = (m & 3) - 2 + ((m & 3) >= 2);
 
-    for (e = 0; e < 2; e++) {
-        for (d = -2; d <= 2; d++) {
-            gj_i32 a0 = (gj_i32)(best->w0 & 255u), a1 = (gj_i32)(best->w0 >> 8 & 255u);
-            gj_i32 eight = a0 > a1;
-            if (d == 0)
-                continue;
-            if (e == 0)
-                a0 += d;
-            else
-                a1 += d;
-            if (a0 < 0 || a0 > 255 || a1 < 0 || a1 > 255 || (a0 > a1) != eight)
-                continue;
-            gj_dxt_alpha_try(v8, a0, a1, best);
-        }
-    }
+    if (m < 4)
+        b0 += d;
+    else
+        b1 += d;
+    *a0 = b0;
+    *a1 = b1;
+    return b0 >= 0 && b0 <= 255 && b1 >= 0 && b1 <= 255 && (b0 > b1) == eight;
 }
 
 /* The smaller (larger) of a word's two 16-bit lanes. */
@@ -155,12 +156,18 @@ GJ_FUNC gj_u32 gj_dxt_lanes_max(gj_u32 x)
  * bounds of the values other than 0 and 255 (its own entries): for the
  * minimum a 0 lane wraps to 8 * 255 and the others drop by 8, for the maximum
  * a 255 lane wraps to 0 and the others rise by 8 (no lane passes 2^12).
+ *
+ * The candidates in order: the bounds (eight values); balanced and high the
+ * six-value bounds and the refit; high then the search's 8 moves and the
+ * refit again. One copy of the measurement serves them all in a loop
+ * (inlined at each place, high's copies were a third of the BC3 and YCoCg
+ * kernels, whose warps waited for instructions most of the time).
  */
 GJ_FUNC gj_u64 gj_dxt_encode_alpha(const gj_u32 *v8, gj_u32 quality)
 {
     gj_dxt_alpha_result best;
     gj_u32 mn = 0xffffffffu, mx = 0, mn_inner = 0xffffffffu, mx_inner = 0;
-    int i;
+    int i, step, steps = quality == GJ_DXT_FAST ? 1 : quality == GJ_DXT_BALANCED ? 3 : 12;
 
     best.w0 = 0;
     best.w1 = 0;
@@ -170,24 +177,31 @@ GJ_FUNC gj_u64 gj_dxt_encode_alpha(const gj_u32 *v8, gj_u32 quality)
         mn = gj_min3_u16x2(mn, v8[i], v8[i + 1]);
         mx = gj_max3_u16x2(mx, v8[i], v8[i + 1]);
     }
-    gj_dxt_alpha_try(v8, (gj_i32)(gj_dxt_lanes_max(mx) >> 3), (gj_i32)(gj_dxt_lanes_min(mn) >> 3), &best);
-    if (quality != GJ_DXT_FAST && best.err) {
-        GJ_UNROLL
-        for (i = 0; i < 8; i += 2) {
-            mn_inner = gj_min3_u16x2(mn_inner, (v8[i] + 0x07f807f8u) & 0x07ff07ffu,
-                                     (v8[i + 1] + 0x07f807f8u) & 0x07ff07ffu);
-            mx_inner = gj_max3_u16x2(mx_inner, (v8[i] + 0x00080008u) & 0x07ff07ffu,
-                                     (v8[i + 1] + 0x00080008u) & 0x07ff07ffu);
+    /* an exact block ends it: nothing can beat it */
+    GJ_NO_UNROLL
+    for (step = 0; step < steps && best.err; step++) {
+        gj_i32 a0 = (gj_i32)(gj_dxt_lanes_max(mx) >> 3), a1 = (gj_i32)(gj_dxt_lanes_min(mn) >> 3);
+        int ok = 1;
+        if (step == 1) {
+            GJ_UNROLL
+            for (i = 0; i < 8; i += 2) {
+                mn_inner = gj_min3_u16x2(mn_inner, (v8[i] + 0x07f807f8u) & 0x07ff07ffu,
+                                         (v8[i + 1] + 0x07f807f8u) & 0x07ff07ffu);
+                mx_inner = gj_max3_u16x2(mx_inner, (v8[i] + 0x00080008u) & 0x07ff07ffu,
+                                         (v8[i + 1] + 0x00080008u) & 0x07ff07ffu);
+            }
+            mn_inner = (gj_dxt_lanes_min(mn_inner) + 8u) >> 3;
+            mx_inner = gj_dxt_lanes_max(mx_inner);
+            ok = mx_inner >= 8u && mn_inner <= (mx_inner - 8u) >> 3;
+            a0 = (gj_i32)mn_inner;
+            a1 = (gj_i32)((mx_inner - 8u) >> 3);
+        } else if (step == 2 || step == 11) {
+            ok = gj_dxt_alpha_refit(v8, &best, &a0, &a1);
+        } else if (step > 2) {
+            ok = gj_dxt_alpha_search_move(&best, step - 3, &a0, &a1);
         }
-        mn_inner = (gj_dxt_lanes_min(mn_inner) + 8u) >> 3;
-        mx_inner = gj_dxt_lanes_max(mx_inner);
-        if (mx_inner >= 8u && mn_inner <= (mx_inner - 8u) >> 3)
-            gj_dxt_alpha_try(v8, (gj_i32)mn_inner, (gj_i32)((mx_inner - 8u) >> 3), &best);
-        gj_dxt_alpha_refit(v8, &best);
-        if (quality == GJ_DXT_HIGH) {
-            gj_dxt_alpha_search(v8, &best);
-            gj_dxt_alpha_refit(v8, &best);
-        }
+        if (ok)
+            gj_dxt_alpha_try(v8, a0, a1, &best);
     }
     return (gj_u64)best.w1 << 32 | best.w0;
 }

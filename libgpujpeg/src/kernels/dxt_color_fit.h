@@ -530,16 +530,6 @@ GJ_FUNC void gj_dxt_inset_box(const gj_dxt_rgb_block *blk, gj_i32 *lo, gj_i32 *h
     }
 }
 
-/* The inset box in both of BC1's orders (high's fit of a one-colour block). */
-GJ_FUNC void gj_dxt_color_fast(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                               gj_dxt_color_result *best)
-{
-    gj_i32 lo[3], hi[3];
-
-    gj_dxt_inset_box(blk, lo, hi);
-    gj_dxt_color_try_box(blk, lo, hi, four_only, fixed_blue, best);
-}
-
 /*
  * fast's weights without a measurement: each pixel's weight of endpoint q0
  * (of 3) by its projection t = x.d on d = e0 - e1 (the decoded endpoints),
@@ -862,22 +852,52 @@ GJ_FUNC gj_u32 gj_dxt_color_split_start(const gj_i32 *t, gj_i32 tmin, gj_i32 ran
 }
 
 /*
+ * Slots of high's measurement queue (gj_dxt_color_high): 0-1 a nearly flat
+ * block's pair, 2-5 the cluster fit's best two code pairs (or a one-colour
+ * block's box), 6 BC1's three-colour pair; each pair where BC1 allows it also in
+ * its other order (a slot of its own).
+ */
+#define GJ_DXT_HIGH_SLOTS 7
+/* The refinement after them: a refit, the one-step search (12 moves), a refit. */
+#define GJ_DXT_HIGH_REFINE 14
+
+/*
+ * Queues codes (q0 | q1 << 16) in slot `slot` of cand in the four-colour order
+ * and, where BC1 allows it, in slot + 1 in the three-colour one (as
+ * gj_dxt_color_try_pair measures them); their bits in *valid.
+ */
+GJ_FUNC void gj_dxt_color_queue_pair(gj_u32 codes, gj_u32 four_only, int slot, gj_u32 *cand, gj_u32 *valid)
+{
+    gj_u32 hi = gj_max(codes & 0xffffu, codes >> 16), lo = gj_min(codes & 0xffffu, codes >> 16);
+
+    cand[slot] = hi | lo << 16;
+    *valid |= 1u << slot;
+    if (!four_only && hi != lo) {
+        cand[slot + 1] = lo | hi << 16;
+        *valid |= 2u << slot;
+    }
+}
+
+/*
  * high: cluster fit. The pixels sorted along the principal axis; a local
  * search of the splits into four ordered clusters (and for BC1 three, the
  * three-colour mode) by their least-squares error, then the best two splits
- * after rounding measured exactly (dxt_cluster_splits.h): which split wins
- * after rounding is what decides the quality.
+ * after rounding queued for measurement (dxt_cluster_splits.h): which split
+ * wins after rounding is what decides the quality. Returns 0 for a
+ * single-colour block, whose inset box is queued instead (and not refined).
  */
-GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                                  gj_dxt_color_result *best)
+GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue, gj_u32 *cand,
+                                 gj_u32 *valid)
 {
     gj_i32 axis[3], t[16], rank[16], pre[4 * 17], tmin, tmax;
     gj_u32 codes[2], three;
     int p, q, ch;
 
     if (!gj_dxt_principal_axis(blk, axis)) {
-        gj_dxt_color_fast(blk, four_only, fixed_blue, best);  /* one colour */
-        return;
+        gj_i32 lo[3], hi[3];
+        gj_dxt_inset_box(blk, lo, hi);
+        gj_dxt_color_queue_pair(gj_dxt_color_box_codes(blk, lo, hi, fixed_blue), four_only, 2, cand, valid);
+        return 0;
     }
     GJ_UNROLL
     for (p = 0; p < 16; p++)
@@ -914,25 +934,29 @@ GJ_FUNC void gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only,
          * (its neighbours gained at most 0.02 dB on the test photos, for 40 % of BC1's
          * estimates) */
         int n = gj_dxt_color_split_codes(blk, pre, s, three, three ? 0 : GJ_DXT_SPLIT_MOVES, fixed_blue, codes);
-        GJ_NO_UNROLL
-        for (q = 0; q < gj_min(n, three ? 1 : 2); q++) {
-            gj_u32 a = codes[q] & 0xffffu, b = codes[q] >> 16;
-            if (three)
-                gj_dxt_color_try(blk, gj_min(a, b), gj_max(a, b), 0, best);
-            else
-                gj_dxt_color_try_pair(blk, a, b, four_only, best);
+        if (three) {
+            /* in the three-colour order, also where both codes are equal */
+            cand[6] = gj_min(codes[0] & 0xffffu, codes[0] >> 16) | gj_max(codes[0] & 0xffffu, codes[0] >> 16) << 16;
+            *valid |= n > 0 ? 1u << 6 : 0u;
+        } else {
+            if (n > 0)
+                gj_dxt_color_queue_pair(codes[0], four_only, 2, cand, valid);
+            if (n > 1)
+                gj_dxt_color_queue_pair(codes[1], four_only, 4, cand, valid);
         }
     }
+    return 1;
 }
 
 /*
  * The best block's endpoints refitted to its own indices, each channel's pair
  * of codes chosen among the 3 x 3 around the rounded least-squares values by
  * the error of those indices (gj_dxt_lsq_channel_error: channels are
- * independent for fixed indices), then measured.
+ * independent for fixed indices), as *q (q0 | q1 << 16, in the order that keeps
+ * the block's mode); 0 when its indices do not determine two endpoints.
  */
-GJ_FUNC void gj_dxt_color_refit_grid(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                                     gj_dxt_color_result *best)
+GJ_FUNC int gj_dxt_color_refit_grid(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
+                                    const gj_dxt_color_result *best, gj_u32 *q)
 {
     gj_u32 weights, skip, a = 0, b = 0;
     gj_u32 four = gj_dxt_color_index_weights(best, four_only, &weights, &skip);
@@ -942,7 +966,7 @@ GJ_FUNC void gj_dxt_color_refit_grid(const gj_dxt_rgb_block *blk, gj_u32 four_on
 
     gj_dxt_color_lsq_sums(blk, weights, skip, den, &m);
     if (!gj_dxt_color_solve(&m, den, e0, e1))
-        return;
+        return 0;
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 mx = gj_dxt_565_max(ch), c0 = gj_dxt_quantize_ch(e0[ch], ch), c1 = gj_dxt_quantize_ch(e1[ch], ch);
@@ -966,30 +990,65 @@ GJ_FUNC void gj_dxt_color_refit_grid(const gj_dxt_rgb_block *blk, gj_u32 four_on
     }
     a = gj_dxt_with_blue(a, fixed_blue);
     b = gj_dxt_with_blue(b, fixed_blue);
-    gj_dxt_color_try(blk, four ? gj_max(a, b) : gj_min(a, b), four ? gj_min(a, b) : gj_max(a, b), four_only, best);
+    *q = four ? gj_max(a, b) | gj_min(a, b) << 16 : gj_min(a, b) | gj_max(a, b) << 16;
+    return 1;
 }
 
-/* Endpoint refinement: each 565 field of each endpoint one step down and up, greedily. */
-GJ_FUNC void gj_dxt_color_search(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue,
-                                 gj_dxt_color_result *best)
+/*
+ * Move m (0 .. 11) of the endpoint refinement: 565 field m / 2 (red, green,
+ * blue of endpoint 0, then of endpoint 1) of the best block one step down
+ * (m even) or up, as *q; 0 where it leaves the range or is YCoCg's fixed blue.
+ */
+GJ_FUNC int gj_dxt_color_search_move(const gj_dxt_color_result *best, int m, gj_i32 fixed_blue, gj_u32 *q)
 {
-    int f, d;
+    int f = m >> 1, ch = f % 3;
+    gj_u32 shift = gj_dxt_565_shift(ch) + (f >= 3 ? 16u : 0u), w = best->w0;
+    gj_i32 mx = gj_dxt_565_max(ch), v = (gj_i32)(w >> shift & (gj_u32)mx) + ((m & 1) ? 1 : -1);
 
-    for (f = 0; f < 6; f++) {
-        int ch = f % 3;
-        gj_u32 shift = gj_dxt_565_shift(ch) + (f >= 3 ? 16u : 0u);
-        gj_i32 m = gj_dxt_565_max(ch);
-        if (ch == 2 && fixed_blue >= 0)
-            continue;
+    if ((ch == 2 && fixed_blue >= 0) || v < 0 || v > mx)
+        return 0;
+    *q = (w & ~((gj_u32)mx << shift)) | (gj_u32)v << shift;
+    return 1;
+}
+
+/*
+ * high: the queued candidates (a nearly flat block's pair, the cluster fit's),
+ * then the refinement: a refit to the best block's indices
+ * (gj_dxt_color_refit_grid), the one-step search of each endpoint field,
+ * greedily, and that refit again. Every measurement runs one copy of its code
+ * in one loop: inlined at each of its 7 to 10 places, the measurements and
+ * refits made a kernel of 10 to 12 thousand instructions whose warps waited
+ * for instructions most of the time (ncu: "no instruction" 45 % of BC1's
+ * stalls, 72 % of YCoCg's, H200).
+ */
+GJ_FUNC void gj_dxt_color_high(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj_u16 *flat_pairs, gj_u32 four_only,
+                               gj_i32 fixed_blue, gj_dxt_color_result *best)
+{
+    gj_u32 cand[GJ_DXT_HIGH_SLOTS], valid = 0;
+    int refine, steps, step, s;
+
+    GJ_UNROLL
+    for (s = 0; s < GJ_DXT_HIGH_SLOTS; s++)
+        cand[s] = 0;
+    if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
+        gj_dxt_color_queue_pair(gj_dxt_color_flat_codes(blk, flat_pairs, fixed_blue), four_only, 0, cand, &valid);
+    refine = gj_dxt_color_cluster(blk, four_only, fixed_blue, cand, &valid);
+    steps = GJ_DXT_HIGH_SLOTS + (refine ? GJ_DXT_HIGH_REFINE : 0);
+    GJ_NO_UNROLL
+    for (step = 0; step < steps; step++) {
+        gj_u32 q = cand[0], ok = valid & 1u;
+        int r = step - GJ_DXT_HIGH_SLOTS;
+        /* the queue moves by one: constant indices keep it in registers */
         GJ_UNROLL
-        for (d = -1; d <= 1; d += 2) {
-            gj_u32 w = best->w0;
-            gj_i32 v = (gj_i32)(w >> shift & (gj_u32)m) + d;
-            if (v < 0 || v > m)
-                continue;
-            w = (w & ~((gj_u32)m << shift)) | (gj_u32)v << shift;
-            gj_dxt_color_try(blk, w & 0xffffu, w >> 16, four_only, best);
-        }
+        for (s = 0; s + 1 < GJ_DXT_HIGH_SLOTS; s++)
+            cand[s] = cand[s + 1];
+        valid >>= 1;
+        if (r == 0 || r == GJ_DXT_HIGH_REFINE - 1)
+            ok = (gj_u32)gj_dxt_color_refit_grid(blk, four_only, fixed_blue, best, &q);
+        else if (r > 0)
+            ok = (gj_u32)gj_dxt_color_search_move(best, r - 1, fixed_blue, &q);
+        if (ok)
+            gj_dxt_color_try(blk, q & 0xffffu, q >> 16, four_only, best);
     }
 }
 
@@ -1006,17 +1065,14 @@ GJ_FUNC void gj_dxt_encode_color(const gj_dxt_rgb_block *blk, GJ_GLOBAL const gj
     best.w0 = 0;
     best.w1 = 0;
     best.err = 0xffffffffu;
-    if (quality != GJ_DXT_FAST && gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
-        gj_dxt_color_try_flat(blk, flat_pairs, four_only, fixed_blue, &best);
     if (quality == GJ_DXT_FAST) {
         gj_dxt_color_box_refit(blk, flat_pairs, four_only, fixed_blue, &best);
     } else if (quality == GJ_DXT_BALANCED) {
+        if (gj_dxt_color_range(blk) <= GJ_DXT_FLAT_RANGE)
+            gj_dxt_color_try_flat(blk, flat_pairs, four_only, fixed_blue, &best);
         gj_dxt_color_balanced(blk, four_only, fixed_blue, &best);
     } else {
-        gj_dxt_color_cluster(blk, four_only, fixed_blue, &best);
-        gj_dxt_color_refit_grid(blk, four_only, fixed_blue, &best);
-        gj_dxt_color_search(blk, four_only, fixed_blue, &best);
-        gj_dxt_color_refit_grid(blk, four_only, fixed_blue, &best);
+        gj_dxt_color_high(blk, flat_pairs, four_only, fixed_blue, &best);
     }
     *w0 = best.w0;
     *w1 = best.w1;
