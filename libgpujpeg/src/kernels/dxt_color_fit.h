@@ -591,7 +591,10 @@ GJ_FUNC void gj_dxt_color_box_refit(const gj_dxt_rgb_block *blk, GJ_GLOBAL const
         codes = gj_dxt_color_box_codes(blk, lo, hi, fixed_blue);
         q0 = gj_max(codes & 0xffffu, codes >> 16);
         q1 = gj_min(codes & 0xffffu, codes >> 16);
-        if (gj_dxt_color_lsq(blk, gj_dxt_color_project(blk, q0, q1), 0, 3, e0, e1))
+        /* YCoCg (blue holds the scale) keeps the inset box itself, as FFmpeg's HAP Q
+         * encoder does: the refit was a fifth of that kernel's time for
+         * 0.3-0.9 dB, and the box stays above hap_q (doc/benchmarks.md, thirteenth session). */
+        if (fixed_blue < 0 && gj_dxt_color_lsq(blk, gj_dxt_color_project(blk, q0, q1), 0, 3, e0, e1))
             codes = gj_dxt_with_blue(gj_dxt_quantize565(e0), fixed_blue) |
                     gj_dxt_with_blue(gj_dxt_quantize565(e1), fixed_blue) << 16;
     }
