@@ -79,6 +79,11 @@ int gj_jpeg_decode_async(gj_jpeg_decoder *dec, const uint8_t *data, size_t size,
     lane = dec->lanes[dec->next_lane];
     dec->next_lane = (dec->next_lane + 1) % dec->num_lanes;
     lane->stage_device_output = out->memory != GJ_MEMORY_HOST;
+    /* On a CPU device the lanes take turns: its kernels use every core already, and
+     * PoCL 3.1's pthread driver trips an assertion in pocl_release_dlhandle_cache
+     * when several queues run them at once (j2k/decode_batch.c). */
+    if (!dec->dev->desc.is_gpu && (ret = lane->dev->ops->wait_for(lane->dev, dec->dev)) < 0)
+        return ret;
     if ((ret = gj_jpeg_decode_queue(lane, data, size, out)) < 0 ||
         (ret = dec->dev->ops->wait_for(dec->dev, lane->dev)) < 0)
         return ret;
@@ -163,9 +168,10 @@ int gj_jpeg_decode_batch(gj_jpeg_decoder *dec, const uint8_t *const *data, const
     if (!b.results)
         return GJ_ERROR_NOMEM;
     atomic_init(&b.next, 0);
-    /* One image gains nothing from lanes; without them (no memory for another
-     * queue, say) the images still decode, one after another. */
-    if (n == 1 || ensure_lanes(dec) < 0 || dec->num_lanes < 2)
+    /* One image gains nothing from lanes, nor does a CPU device (see
+     * gj_jpeg_decode_async); without them (no memory for another queue, say) the
+     * images still decode, one after another. */
+    if (n == 1 || !dec->dev->desc.is_gpu || ensure_lanes(dec) < 0 || dec->num_lanes < 2)
         batch_in_turn(dec, &b);
     else
         batch_on_lanes(dec, &b);
