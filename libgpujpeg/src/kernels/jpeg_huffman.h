@@ -120,21 +120,6 @@ GJ_FUNC gj_i32 gj_pick4(gj_u32 c, gj_i32 a, gj_i32 b, gj_i32 d, gj_i32 e)
     return c == 0 ? a : c == 1 ? b : c == 2 ? d : e;
 }
 
-/*
- * The slot table every work-group keeps in local memory (gj_huff_load_tables()),
- * GJ_HUFF_SLOT_WORDS words: per slot, its component and tables, then where its
- * blocks lie in the coefficient buffer: the block index of its block in the first
- * MCU, and the steps to the next MCU row and column. The writing run finds a block
- * from them and its MCU's column and row, which it counts as it goes (a division
- * per block, in the threads of a warp that each reach a block at another symbol,
- * cost a quarter of the writing kernel's instructions).
- */
-#define GJ_HUFF_SLOT_WORDS (4 * GJ_MAX_SLOTS)
-#define GJ_SLOT_INFO(slot_info, s) ((slot_info)[s])     /* component | DC table << 4 | AC table << 8 */
-#define GJ_SLOT_BASE(slot_info, s) ((slot_info)[GJ_MAX_SLOTS + (s)])
-#define GJ_SLOT_ROW(slot_info, s) ((slot_info)[2 * GJ_MAX_SLOTS + (s)])
-#define GJ_SLOT_COL(slot_info, s) ((slot_info)[3 * GJ_MAX_SLOTS + (s)])
-
 /* Where the block of `slot` in MCU (mx, my) starts in the coefficient buffer. */
 GJ_FUNC gj_u64 gj_huff_block_offset(GJ_LOCAL const gj_u32 *slot_info, gj_u32 slot, gj_u32 mx, gj_u32 my)
 {
@@ -280,26 +265,43 @@ GJ_FUNC void gj_huff_start_state(GJ_GLOBAL const gj_segment *seg, gj_u32 bit, gj
     st->flags = seg->present ? 0 : GJ_STATE_DONE;
 }
 
-/* Every work-group copies the scan's tables into local memory first. */
+/*
+ * Every work-group copies the scan's slot table and Huffman tables into local
+ * memory first: the image the host built (jpeg_params.h), read as 16-byte words,
+ * every load of a thread issued before its first store, so the copy waits for
+ * global memory once (a loop of 32-bit loads and stores waited once per word: a
+ * tenth of the decoding kernels' stall samples on an H200).
+ */
 #define GJ_HUFF_GROUP 128
+#define GJ_HUFF_IMAGE_VECS ((GJ_HUFF_SLOT_WORDS + GJ_MAX_SCAN_TABLES * GJ_HUFF_TABLE_WORDS) / 4)
+#define GJ_HUFF_COPY_STEPS ((GJ_HUFF_IMAGE_VECS + GJ_HUFF_GROUP - 1) / GJ_HUFF_GROUP)
 
 GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
                                  GJ_LOCAL gj_u32 *slot_info)
 {
-    GJ_GLOBAL const gj_u32 *src = (GJ_GLOBAL const gj_u32 *)p->tables;
-    GJ_LOCAL gj_u32 *dst = (GJ_LOCAL gj_u32 *)tables;
-    gj_u32 n = p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS, i;
+    GJ_GLOBAL const uint4 *src = (GJ_GLOBAL const uint4 *)p->slot_info;
+    GJ_LOCAL gj_u32 *table_words = (GJ_LOCAL gj_u32 *)tables;
+    gj_u32 n = (GJ_HUFF_SLOT_WORDS + p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS) / 4;
+    gj_u32 step = GJ_HUFF_COPY_STEPS * gj_group_size(), base, k;
+    uint4 v[GJ_HUFF_COPY_STEPS];
 
-    for (i = gj_local_id(); i < n; i += gj_group_size())
-        dst[i] = src[i];
-    for (i = gj_local_id(); i < p->blocks_in_mcu; i += gj_group_size()) {
-        GJ_GLOBAL const gj_mcu_slot *s = &p->slots[i];
-        gj_u32 w = p->comp_blocks_w[s->comp];
-
-        GJ_SLOT_INFO(slot_info, i) = s->comp | s->dc_table << 4 | s->ac_table << 8;
-        GJ_SLOT_BASE(slot_info, i) = p->comp_block_offset[s->comp] + s->block_y * w + s->block_x;
-        GJ_SLOT_ROW(slot_info, i) = s->mcu_bh * w;
-        GJ_SLOT_COL(slot_info, i) = s->mcu_bw;
+    for (base = gj_local_id(); base < n; base += step) {
+        GJ_UNROLL
+        for (k = 0; k < GJ_HUFF_COPY_STEPS; k++)
+            if (base + k * gj_group_size() < n)
+                v[k] = src[base + k * gj_group_size()];
+        GJ_UNROLL
+        for (k = 0; k < GJ_HUFF_COPY_STEPS; k++) {
+            gj_u32 i = base + k * gj_group_size();
+            GJ_LOCAL gj_u32 *dst = i < GJ_HUFF_SLOT_WORDS / 4 ? slot_info + 4 * i
+                                                                : table_words + 4 * (i - GJ_HUFF_SLOT_WORDS / 4);
+            if (i < n) {
+                dst[0] = v[k].x;
+                dst[1] = v[k].y;
+                dst[2] = v[k].z;
+                dst[3] = v[k].w;
+            }
+        }
     }
     gj_barrier();
 }

@@ -20,10 +20,10 @@
  *      the end state itself becomes an extra state of chunk i, "X(h')" with index
  *      hyps + h', and a second pass (level 1) links X(h') of chunk i into chunk
  *      i+1 the same way; what fails there is guessed as hypothesis 0;
- *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks and
- *      gj_huff_hyp_resolve walks the group maps of the scan in order, so that each
- *      group knows the state index of the chunk before it; a segment's first
- *      chunk is exact as hypothesis 0.
+ *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks (and
+ *      keeps every chunk's path) and gj_huff_hyp_resolve walks the group maps of
+ *      the scan in order, so that each group knows the state index of the chunk
+ *      before it; a segment's first chunk is exact as hypothesis 0.
  * The guesses are only guesses: gj_huff_sync decodes every chunk from its
  * predecessor's guessed end state and corrects the few that were wrong.
  */
@@ -216,11 +216,18 @@ GJ_FUNC gj_u32 gj_huff_hyp_step(GJ_LOCAL const gj_u8 *l_map, gj_u32 k, gj_u32 hy
     return m < 2 * hyps ? m : 0;
 }
 
-/* group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
- * group g when the chunk before the group ended in its state i. */
+/*
+ * group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
+ * group g when the chunk before the group ended in its state i. The walks also
+ * overwrite each chunk's map row with their path: entry i becomes the chunk's own
+ * state index when the chunk before the group ended in state i, so that
+ * gj_huff_sync finds every chunk's guess with one load (gj_huff_hyp_guess())
+ * instead of walking its group again (thread 0 walking while the others waited was
+ * an eighth of its stall samples on an H200).
+ */
 GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
 {
-    GJ_GLOBAL const gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
+    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
     GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS];
     gj_u32 g = gj_group_id(), t = gj_local_id(), hyps = p->blocks_in_mcu;
@@ -229,8 +236,10 @@ GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj
     gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
     if (t >= 2 * hyps)
         return;
-    for (i = t, k = 0; k < count; k++)
+    for (i = t, k = 0; k < count; k++) {
         i = gj_huff_hyp_step(l_map, k, hyps, i);
+        hyp_map[(gj_u64)(first + k) * 2 * hyps + t] = (gj_u8)i;
+    }
     group_map[(gj_u64)g * 2 * hyps + t] = (gj_u8)i;
 }
 
@@ -265,25 +274,13 @@ GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8
     }
 }
 
-/*
- * For gj_huff_sync's first pass over its group g: l_idx[k] = the state index of the
- * group's chunk k, walked from group_in[g]. Thread 0 walks.
- */
-GJ_FUNC void gj_huff_hyp_walk(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *hyp_map,
-                              GJ_GLOBAL const gj_u8 *group_in, gj_u32 g, GJ_LOCAL gj_u8 *l_map,
-                              GJ_LOCAL gj_u8 *l_idx)
+/* For gj_huff_sync's first pass, after gj_huff_hyp_resolve: the state index of the
+ * chunk (its guessed end state), from its path entry for its group's start. */
+GJ_FUNC gj_u32 gj_huff_hyp_guess(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch, gj_u32 chunk)
 {
-    gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first);
-    gj_u32 hyps = p->blocks_in_mcu, k, i;
+    gj_u32 hyps = p->blocks_in_mcu, in = GJ_HYP_GROUP_IN(scratch, p)[chunk / GJ_HUFF_GROUP];
 
-    gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
-    if (gj_local_id() == 0) {
-        for (i = group_in[g], k = 0; k < count; k++) {
-            i = gj_huff_hyp_step(l_map, k, hyps, i);
-            l_idx[k] = (gj_u8)i;
-        }
-    }
-    gj_barrier();
+    return GJ_HYP_MAP(scratch, p)[(gj_u64)chunk * 2 * hyps + in];
 }
 
 #endif /* GJ_KERNELS_JPEG_HUFFMAN_HYP_H */
