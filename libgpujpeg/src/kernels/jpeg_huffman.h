@@ -160,11 +160,15 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
     gj_bitreader br;
     gj_u64 byte_start = ((gj_u64)seg->bit_start_hi << 32 | seg->bit_start_lo) >> 3;
     gj_u32 bit_count = seg->bit_count, blocks_in_mcu = p->blocks_in_mcu;
-    gj_u32 slot = st->slot, zz = st->zz, mcus = 0, starved = 0, blocks = 0, info;
+    gj_u32 slot = st->slot, zz = st->zz, mcus = 0, starved = 0, blocks = 0;
     gj_u32 cur_block = out->first_block - 1;
     gj_i32 dc0 = 0, dc1 = 0, dc2 = 0, dc3 = 0;
     gj_u64 block_off = 0;
     gj_u32 block_ok = 0, mx = 0, my = 0;
+    /* The slot's component and tables, looked up when the slot changes: a lookup per
+     * symbol lengthened every symbol's chain of dependent loads. */
+    gj_u32 info = GJ_SLOT_INFO(slot_info, slot), c = info & 15;
+    GJ_LOCAL const gj_huff_table *dc_table = &tables[(info >> 4) & 15], *ac_table = &tables[info >> 8];
 
     if (!(st->flags & GJ_STATE_DONE)) {
         gj_br_init(&br, words, byte_start, bit_count >> 3, st->bit);
@@ -186,38 +190,34 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
             }
             if (!is_last && br.pos >= limit)
                 break;
-            info = GJ_SLOT_INFO(slot_info, slot);
             {
-                /* DC and AC share the symbol decoding: one path for the whole warp. */
-                gj_u32 is_dc = zz == 0, c = info & 15, len, peek = gj_br_peek(&br, 32);
-                gj_u32 sym = gj_huff_symbol(peek, &tables[is_dc ? (info >> 4) & 15 : info >> 8], &len);
+                /* DC and AC share the symbol decoding and the bookkeeping, as selects rather
+                 * than branches: one path for the whole warp. */
+                gj_u32 is_dc = zz == 0, len, peek = gj_br_peek(&br, 32);
+                gj_u32 sym = gj_huff_symbol(peek, is_dc ? dc_table : ac_table, &len);
                 gj_u32 sz = sym & 15, r = sym >> 4;
-                gj_i32 v = gj_huff_extend(gj_huff_value_bits(peek, len, sz), sz);
+                gj_i32 v = gj_huff_extend(gj_huff_value_bits(peek, len, sz), sz), dv = is_dc ? v : 0;
 
                 gj_br_consume(&br, len + sz);
-
-                if (is_dc) {
-                    dc0 += c == 0 ? v : 0;
-                    dc1 += c == 1 ? v : 0;
-                    dc2 += c == 2 ? v : 0;
-                    dc3 += c == 3 ? v : 0;
-                    blocks++;
-                    cur_block++;
-                    block_ok = out->write && cur_block < out->block_limit;
+                dc0 += c == 0 ? dv : 0;
+                dc1 += c == 1 ? dv : 0;
+                dc2 += c == 2 ? dv : 0;
+                dc3 += c == 3 ? dv : 0;
+                blocks += is_dc;
+                cur_block += is_dc;
+                if (out->write && is_dc) {
+                    block_ok = cur_block < out->block_limit;
                     if (block_ok) {
                         block_off = gj_huff_block_offset(slot_info, slot, mx, my);
                         out->coefs[block_off] = (gj_i16)(gj_pick4(c, out->dc_base0 + dc0, out->dc_base1 + dc1,
                                                                   out->dc_base2 + dc2, out->dc_base3 + dc3));
                     }
-                    zz = 1;
-                } else if (sz) {
-                    gj_u32 k = zz + r;
-                    if (block_ok)
-                        out->coefs[block_off + gj_natural_order[k]] = (gj_i16)v;
-                    zz = k + 1;
-                } else {
-                    zz = r == 15 ? zz + 16 : 64;
                 }
+                if (out->write && !is_dc && sz && block_ok)
+                    out->coefs[block_off + gj_natural_order[zz + r]] = (gj_i16)v;
+                /* DC: on to coefficient 1; AC: past the run and the value, 16 zeros (ZRL), or
+                 * the block's end (EOB: any step that reaches 64). */
+                zz += is_dc ? 1u : sz ? r + 1 : r == 15 ? 16u : 64u;
             }
             if (br.pos > bit_count)
                 starved = 1;
@@ -231,6 +231,10 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
                         my++;
                     }
                 }
+                info = GJ_SLOT_INFO(slot_info, slot);
+                c = info & 15;
+                dc_table = &tables[(info >> 4) & 15];
+                ac_table = &tables[info >> 8];
                 if (out->mark_mode != GJ_MARK_NONE && gj_huff_mark(out, br.pos, slot))
                     break;
             }
