@@ -19,6 +19,7 @@
 typedef struct gj_bitreader {
     GJ_GLOBAL const gj_u32 *words;  /* from the word holding the segment's first byte */
     gj_u32 byte_end;                /* first byte past the segment, relative to words */
+    gj_u32 end_mask;                /* the bytes of the word holding byte_end before it */
     gj_u32 next_byte;               /* where the word ahead starts (word-aligned) */
     gj_u32 ahead;                   /* that word, loaded one word early: its latency hides
                                      * behind the decoding of the bits before it */
@@ -43,12 +44,12 @@ GJ_FUNC gj_u32 gj_br_fetch(const gj_bitreader *br, gj_u32 at)
     return at < br->byte_end ? br->words[at >> 2] : 0;
 }
 
-/* w holds the bytes from `at` on, left-aligned: zeroes those past the segment. */
+/* w, fetched at the aligned byte `at` and byte-swapped, holds the bytes from `at` on,
+ * left-aligned: zeroes those past the segment (only the word holding byte_end has
+ * some; the fetch gave 0 for the words after it). */
 GJ_FUNC gj_u32 gj_br_clip(const gj_bitreader *br, gj_u32 at, gj_u32 w)
 {
-    gj_u32 left = br->byte_end > at ? br->byte_end - at : 0;
-
-    return left >= 4 ? w : w & ~(0xFFFFFFFFu >> (8 * left));
+    return (at ^ br->byte_end) < 4 ? w & br->end_mask : w;
 }
 
 /* Appends the word ahead to the cache and starts loading the one after it. Needs cached <= 32. */
@@ -70,6 +71,7 @@ GJ_FUNC void gj_br_init(gj_bitreader *br, GJ_GLOBAL const gj_u32 *words, gj_u64 
 
     br->words = words + (byte_start >> 2);
     br->byte_end = base + byte_count;
+    br->end_mask = ~(0xFFFFFFFFu >> (8 * (br->byte_end & 3)));
     /* The rest of the word holding the first byte, then whole words. */
     br->next_byte = at - skip;
     br->ahead = gj_br_fetch(br, br->next_byte);

@@ -17,13 +17,13 @@
 #define GJ_CHUNK_SUMS 5     /* [0] blocks, [1..4] DC sums of components 0..3 */
 
 GJ_CONST_DATA gj_u8 gj_natural_order[80] = GJ_JPEG_NATURAL_ORDER_INIT;
+#define GJ_NATURAL_ORDER_SIZE 80
 
-/* T.81 F.2.2.1 EXTEND: the signed value of an s-bit magnitude field. */
+/* T.81 F.2.2.1 EXTEND: the signed value of an s-bit magnitude field (s <= 16),
+ * without a branch: a field whose top bit is clear is negative; s = 0 gives 0. */
 GJ_FUNC gj_i32 gj_huff_extend(gj_u32 v, gj_u32 s)
 {
-    if (s == 0)
-        return 0;
-    return v < (1u << (s - 1)) ? (gj_i32)v - (gj_i32)((1u << s) - 1) : (gj_i32)v;
+    return (gj_i32)v - ((v << 1) >> s == 0 ? (gj_i32)((1u << s) - 1) : 0);
 }
 
 /*
@@ -48,10 +48,11 @@ GJ_FUNC gj_u32 gj_huff_symbol(gj_u32 peek, GJ_LOCAL const gj_huff_table *t, gj_u
     return sym;
 }
 
-/* The s value bits that follow a code of `len` bits in `peek` (s + len <= 32). */
+/* The s value bits that follow a code of `len` bits in `peek` (s + len <= 32; s = 0
+ * gives 0 from the 64-bit shift, without a branch). */
 GJ_FUNC gj_u32 gj_huff_value_bits(gj_u32 peek, gj_u32 len, gj_u32 s)
 {
-    return s ? (peek << len) >> (32 - s) : 0;
+    return (gj_u32)((gj_u64)(peek << len) >> (32 - s));
 }
 
 /* Block-boundary marks of a run (jpeg_huffman_hyp.h): a mark is the state at a block
@@ -66,6 +67,8 @@ GJ_FUNC gj_u32 gj_huff_value_bits(gj_u32 peek, gj_u32 len, gj_u32 s)
 /* Where one decode run writes, and the DC predictors at its start. */
 typedef struct gj_huff_output {
     GJ_GLOBAL gj_i16 *coefs;
+    GJ_LOCAL const gj_u8 *natural;  /* gj_natural_order in local memory: a constant load per
+                                     * coefficient held each store behind it */
     gj_u32 write;
     gj_u32 first_block;         /* scan-relative index of the next block begun */
     gj_u32 block_limit;         /* blocks at or past this index are dropped */
@@ -215,7 +218,7 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
                     }
                 }
                 if (out->write && !is_dc && sz && block_ok)
-                    out->coefs[block_off + gj_natural_order[zz + r]] = (gj_i16)v;
+                    out->coefs[block_off + out->natural[zz + r]] = (gj_i16)v;
                 /* DC: on to coefficient 1; AC: past the run and the value, 16 zeros (ZRL), or
                  * the block's end (EOB: any step that reaches 64). */
                 zz += is_dc ? 1u : sz ? r + 1 : r == 15 ? 16u : 64u;

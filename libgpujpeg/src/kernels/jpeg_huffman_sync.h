@@ -275,6 +275,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
+    GJ_LOCAL_DECL gj_u8 natural[GJ_NATURAL_ORDER_SIZE];
     gj_u32 chunk = (gj_u32)gj_global_id();
     gj_u32 idx, limit, is_last;
     gj_huff_state st;
@@ -283,7 +284,9 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     GJ_GLOBAL const gj_segment *seg;
     GJ_GLOBAL const gj_i32 *off;
 
-    gj_huff_load_tables(p, tables, slot_info);
+    if (gj_local_id() < GJ_NATURAL_ORDER_SIZE)
+        natural[gj_local_id()] = gj_natural_order[gj_local_id()];
+    gj_huff_load_tables(p, tables, slot_info);      /* its barrier publishes natural[] too */
     if (chunk >= p->num_chunks)
         return;
     seg = &segs[chunk_seg[chunk]];
@@ -294,6 +297,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         gj_huff_state_load(&st, &states[chunk - 1]);
     }
     out.coefs = coefs;
+    out.natural = natural;
     out.write = 1;
     out.mark_mode = GJ_MARK_NONE;
     out.first_block = seg->first_mcu * p->blocks_in_mcu;
