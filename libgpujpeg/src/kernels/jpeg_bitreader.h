@@ -90,14 +90,22 @@ GJ_FUNC gj_u32 gj_br_peek(const gj_bitreader *br, gj_u32 n)
     return (gj_u32)(br->cache >> (64 - n));
 }
 
-/* Consumes n bits (at most 32), keeping 32 or more in the cache. */
+/*
+ * Consumes n bits (at most 32), keeping 32 or more in the cache. The refill is
+ * selects and a predicated load, not a branch: some lane of a warp refills at
+ * nearly every symbol, so a branch only added its divergence and reconvergence.
+ */
 GJ_FUNC void gj_br_consume(gj_bitreader *br, gj_u32 n)
 {
-    br->cache <<= n;
-    br->cached -= n;
+    gj_u32 at = br->next_byte, left = br->cached - n, refill = left < 32;
+    gj_u64 w = gj_br_clip(br, at, gj_bswap32(br->ahead));
+
+    br->cache = br->cache << n | (refill ? w << ((32 - left) & 63) : 0);
+    br->cached = refill ? left + 32 : left;
     br->pos += n;
-    if (br->cached < 32)
-        gj_br_load_word(br);
+    br->next_byte = refill ? at + 4 : at;
+    if (refill)
+        br->ahead = gj_br_fetch(br, at + 4);
 }
 
 #endif /* GJ_KERNELS_JPEG_BITREADER_H */
