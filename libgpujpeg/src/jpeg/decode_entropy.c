@@ -1,10 +1,16 @@
 /* Entropy decoding of a scan on the GPU: layout, synchronisation rounds, prefix sums, writing. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jpeg/decoder_private.h"
 #include "jpeg/huffman_tables.h"
 #include "log.h"
+
+/* The kernels copy slot_info and tables[] as one image of 16-byte words (kernels/jpeg_huffman.h). */
+_Static_assert(offsetof(gj_scan_params, slot_info) % 16 == 0 && sizeof(gj_huff_table) % 16 == 0 &&
+                   offsetof(gj_scan_params, tables) == offsetof(gj_scan_params, slot_info) + 4 * GJ_HUFF_SLOT_WORDS,
+               "gj_scan_params: the Huffman image is not one piece of 16-byte words");
 
 /* The index of the decoding table for spec in p->tables, building it on first use. */
 static int table_index(gj_scan_params *p, const gj_huffman_spec **specs, int *is_ac,
@@ -36,26 +42,20 @@ static int fill_scan_params(const gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, co
     int i, h, v;
 
     memset(p, 0, sizeof(*p));
-    for (i = 0; i < s->num_components; i++) {
-        p->comp_block_offset[i] = (uint32_t)gj_jpeg_block_offset(s, i);
-        p->comp_blocks_w[i] = (uint32_t)s->comp[i].blocks_w;
-    }
     for (i = 0; i < scan->num_components; i++) {
         const gj_jpeg_component *c = &s->comp[scan->comp[i]];
         int bw = scan->num_components == 1 ? 1 : c->h, bh = scan->num_components == 1 ? 1 : c->v;
+        uint32_t w = (uint32_t)c->blocks_w, base = (uint32_t)gj_jpeg_block_offset(s, scan->comp[i]);
 
         int dc = table_index(p, specs, is_ac, &scan->dc[i], 0), ac = table_index(p, specs, is_ac, &scan->ac[i], 1);
         if (dc < 0 || ac < 0)
             return dc < 0 ? dc : ac;
         for (v = 0; v < bh; v++) {
             for (h = 0; h < bw; h++, n++) {
-                p->slots[n].comp = (uint32_t)scan->comp[i];
-                p->slots[n].dc_table = (uint32_t)dc;
-                p->slots[n].ac_table = (uint32_t)ac;
-                p->slots[n].block_x = (uint32_t)h;
-                p->slots[n].block_y = (uint32_t)v;
-                p->slots[n].mcu_bw = (uint32_t)bw;
-                p->slots[n].mcu_bh = (uint32_t)bh;
+                GJ_SLOT_INFO(p->slot_info, n) = (uint32_t)scan->comp[i] | (uint32_t)dc << 4 | (uint32_t)ac << 8;
+                GJ_SLOT_BASE(p->slot_info, n) = base + (uint32_t)v * w + (uint32_t)h;
+                GJ_SLOT_ROW(p->slot_info, n) = (uint32_t)bh * w;
+                GJ_SLOT_COL(p->slot_info, n) = (uint32_t)bw;
             }
         }
     }

@@ -19,6 +19,7 @@
 typedef struct gj_bitreader {
     GJ_GLOBAL const gj_u32 *words;  /* from the word holding the segment's first byte */
     gj_u32 byte_end;                /* first byte past the segment, relative to words */
+    gj_u32 end_mask;                /* the bytes of the word holding byte_end before it */
     gj_u32 next_byte;               /* where the word ahead starts (word-aligned) */
     gj_u32 ahead;                   /* that word, loaded one word early: its latency hides
                                      * behind the decoding of the bits before it */
@@ -43,12 +44,12 @@ GJ_FUNC gj_u32 gj_br_fetch(const gj_bitreader *br, gj_u32 at)
     return at < br->byte_end ? br->words[at >> 2] : 0;
 }
 
-/* w holds the bytes from `at` on, left-aligned: zeroes those past the segment. */
+/* w, fetched at the aligned byte `at` and byte-swapped, holds the bytes from `at` on,
+ * left-aligned: zeroes those past the segment (only the word holding byte_end has
+ * some; the fetch gave 0 for the words after it). */
 GJ_FUNC gj_u32 gj_br_clip(const gj_bitreader *br, gj_u32 at, gj_u32 w)
 {
-    gj_u32 left = br->byte_end > at ? br->byte_end - at : 0;
-
-    return left >= 4 ? w : w & ~(0xFFFFFFFFu >> (8 * left));
+    return (at ^ br->byte_end) < 4 ? w & br->end_mask : w;
 }
 
 /* Appends the word ahead to the cache and starts loading the one after it. Needs cached <= 32. */
@@ -70,6 +71,7 @@ GJ_FUNC void gj_br_init(gj_bitreader *br, GJ_GLOBAL const gj_u32 *words, gj_u64 
 
     br->words = words + (byte_start >> 2);
     br->byte_end = base + byte_count;
+    br->end_mask = ~(0xFFFFFFFFu >> (8 * (br->byte_end & 3)));
     /* The rest of the word holding the first byte, then whole words. */
     br->next_byte = at - skip;
     br->ahead = gj_br_fetch(br, br->next_byte);
@@ -88,14 +90,22 @@ GJ_FUNC gj_u32 gj_br_peek(const gj_bitreader *br, gj_u32 n)
     return (gj_u32)(br->cache >> (64 - n));
 }
 
-/* Consumes n bits (at most 32), keeping 32 or more in the cache. */
+/*
+ * Consumes n bits (at most 32), keeping 32 or more in the cache. The refill is
+ * selects and a predicated load, not a branch: some lane of a warp refills at
+ * nearly every symbol, so a branch only added its divergence and reconvergence.
+ */
 GJ_FUNC void gj_br_consume(gj_bitreader *br, gj_u32 n)
 {
-    br->cache <<= n;
-    br->cached -= n;
+    gj_u32 at = br->next_byte, left = br->cached - n, refill = left < 32;
+    gj_u64 w = gj_br_clip(br, at, gj_bswap32(br->ahead));
+
+    br->cache = br->cache << n | (refill ? w << ((32 - left) & 63) : 0);
+    br->cached = refill ? left + 32 : left;
     br->pos += n;
-    if (br->cached < 32)
-        gj_br_load_word(br);
+    br->next_byte = refill ? at + 4 : at;
+    if (refill)
+        br->ahead = gj_br_fetch(br, at + 4);
 }
 
 #endif /* GJ_KERNELS_JPEG_BITREADER_H */

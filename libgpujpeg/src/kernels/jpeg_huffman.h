@@ -17,13 +17,13 @@
 #define GJ_CHUNK_SUMS 5     /* [0] blocks, [1..4] DC sums of components 0..3 */
 
 GJ_CONST_DATA gj_u8 gj_natural_order[80] = GJ_JPEG_NATURAL_ORDER_INIT;
+#define GJ_NATURAL_ORDER_SIZE 80
 
-/* T.81 F.2.2.1 EXTEND: the signed value of an s-bit magnitude field. */
+/* T.81 F.2.2.1 EXTEND: the signed value of an s-bit magnitude field (s <= 16),
+ * without a branch: a field whose top bit is clear is negative; s = 0 gives 0. */
 GJ_FUNC gj_i32 gj_huff_extend(gj_u32 v, gj_u32 s)
 {
-    if (s == 0)
-        return 0;
-    return v < (1u << (s - 1)) ? (gj_i32)v - (gj_i32)((1u << s) - 1) : (gj_i32)v;
+    return (gj_i32)v - ((v << 1) >> s == 0 ? (gj_i32)((1u << s) - 1) : 0);
 }
 
 /*
@@ -48,10 +48,11 @@ GJ_FUNC gj_u32 gj_huff_symbol(gj_u32 peek, GJ_LOCAL const gj_huff_table *t, gj_u
     return sym;
 }
 
-/* The s value bits that follow a code of `len` bits in `peek` (s + len <= 32). */
+/* The s value bits that follow a code of `len` bits in `peek` (s + len <= 32; s = 0
+ * gives 0 from the 64-bit shift, without a branch). */
 GJ_FUNC gj_u32 gj_huff_value_bits(gj_u32 peek, gj_u32 len, gj_u32 s)
 {
-    return s ? (peek << len) >> (32 - s) : 0;
+    return (gj_u32)((gj_u64)(peek << len) >> (32 - s));
 }
 
 /* Block-boundary marks of a run (jpeg_huffman_hyp.h): a mark is the state at a block
@@ -66,6 +67,8 @@ GJ_FUNC gj_u32 gj_huff_value_bits(gj_u32 peek, gj_u32 len, gj_u32 s)
 /* Where one decode run writes, and the DC predictors at its start. */
 typedef struct gj_huff_output {
     GJ_GLOBAL gj_i16 *coefs;
+    GJ_LOCAL const gj_u8 *natural;  /* gj_natural_order in local memory: a constant load per
+                                     * coefficient held each store behind it */
     gj_u32 write;
     gj_u32 first_block;         /* scan-relative index of the next block begun */
     gj_u32 block_limit;         /* blocks at or past this index are dropped */
@@ -77,6 +80,7 @@ typedef struct gj_huff_output {
     GJ_GLOBAL gj_u16 *marks;
     GJ_GLOBAL const gj_u16 *match;
     GJ_LOCAL const gj_u32 *filter;  /* MATCH, when filtered: bit r set when some entry of match[] is at r */
+    GJ_LOCAL const gj_u16 *match_local; /* MATCH, when filtered: match[] copied to local memory */
     gj_u32 filtered;
 } gj_huff_output;
 
@@ -104,13 +108,13 @@ GJ_FUNC gj_u32 gj_huff_mark(gj_huff_output *out, gj_u32 pos, gj_u32 slot)
     }
     if (out->filtered && rel < GJ_HYP_FILTER_BITS && !((out->filter[rel >> 5] >> (rel & 31)) & 1u))
         return 0;
-    for (i = 0; i < out->mark_count; i++) {
-        if (out->match[i] == m) {
-            out->matched = i;
-            return 1;
-        }
-    }
-    return 0;
+    /* The few lanes that search wait for each entry in turn: from local memory where
+     * it was copied (a global load per entry was a tenth of the link kernel's stalls). */
+    for (i = 0; i < out->mark_count; i++)
+        if ((out->filtered ? out->match_local[i] : out->match[i]) == m)
+            break;
+    out->matched = i < out->mark_count ? i : GJ_HYP_NONE;
+    return i < out->mark_count;
 }
 
 /* Per-component values live in scalars: a private array indexed at run time
@@ -119,21 +123,6 @@ GJ_FUNC gj_i32 gj_pick4(gj_u32 c, gj_i32 a, gj_i32 b, gj_i32 d, gj_i32 e)
 {
     return c == 0 ? a : c == 1 ? b : c == 2 ? d : e;
 }
-
-/*
- * The slot table every work-group keeps in local memory (gj_huff_load_tables()),
- * GJ_HUFF_SLOT_WORDS words: per slot, its component and tables, then where its
- * blocks lie in the coefficient buffer: the block index of its block in the first
- * MCU, and the steps to the next MCU row and column. The writing run finds a block
- * from them and its MCU's column and row, which it counts as it goes (a division
- * per block, in the threads of a warp that each reach a block at another symbol,
- * cost a quarter of the writing kernel's instructions).
- */
-#define GJ_HUFF_SLOT_WORDS (4 * GJ_MAX_SLOTS)
-#define GJ_SLOT_INFO(slot_info, s) ((slot_info)[s])     /* component | DC table << 4 | AC table << 8 */
-#define GJ_SLOT_BASE(slot_info, s) ((slot_info)[GJ_MAX_SLOTS + (s)])
-#define GJ_SLOT_ROW(slot_info, s) ((slot_info)[2 * GJ_MAX_SLOTS + (s)])
-#define GJ_SLOT_COL(slot_info, s) ((slot_info)[3 * GJ_MAX_SLOTS + (s)])
 
 /* Where the block of `slot` in MCU (mx, my) starts in the coefficient buffer. */
 GJ_FUNC gj_u64 gj_huff_block_offset(GJ_LOCAL const gj_u32 *slot_info, gj_u32 slot, gj_u32 mx, gj_u32 my)
@@ -175,11 +164,15 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
     gj_bitreader br;
     gj_u64 byte_start = ((gj_u64)seg->bit_start_hi << 32 | seg->bit_start_lo) >> 3;
     gj_u32 bit_count = seg->bit_count, blocks_in_mcu = p->blocks_in_mcu;
-    gj_u32 slot = st->slot, zz = st->zz, mcus = 0, starved = 0, blocks = 0, info;
+    gj_u32 slot = st->slot, zz = st->zz, mcus = 0, starved = 0, blocks = 0;
     gj_u32 cur_block = out->first_block - 1;
     gj_i32 dc0 = 0, dc1 = 0, dc2 = 0, dc3 = 0;
     gj_u64 block_off = 0;
     gj_u32 block_ok = 0, mx = 0, my = 0;
+    /* The slot's component and tables, looked up when the slot changes: a lookup per
+     * symbol lengthened every symbol's chain of dependent loads. */
+    gj_u32 info = GJ_SLOT_INFO(slot_info, slot), c = info & 15;
+    GJ_LOCAL const gj_huff_table *dc_table = &tables[(info >> 4) & 15], *ac_table = &tables[info >> 8];
 
     if (!(st->flags & GJ_STATE_DONE)) {
         gj_br_init(&br, words, byte_start, bit_count >> 3, st->bit);
@@ -201,38 +194,34 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
             }
             if (!is_last && br.pos >= limit)
                 break;
-            info = GJ_SLOT_INFO(slot_info, slot);
             {
-                /* DC and AC share the symbol decoding: one path for the whole warp. */
-                gj_u32 is_dc = zz == 0, c = info & 15, len, peek = gj_br_peek(&br, 32);
-                gj_u32 sym = gj_huff_symbol(peek, &tables[is_dc ? (info >> 4) & 15 : info >> 8], &len);
+                /* DC and AC share the symbol decoding and the bookkeeping, as selects rather
+                 * than branches: one path for the whole warp. */
+                gj_u32 is_dc = zz == 0, len, peek = gj_br_peek(&br, 32);
+                gj_u32 sym = gj_huff_symbol(peek, is_dc ? dc_table : ac_table, &len);
                 gj_u32 sz = sym & 15, r = sym >> 4;
-                gj_i32 v = gj_huff_extend(gj_huff_value_bits(peek, len, sz), sz);
+                gj_i32 v = gj_huff_extend(gj_huff_value_bits(peek, len, sz), sz), dv = is_dc ? v : 0;
 
                 gj_br_consume(&br, len + sz);
-
-                if (is_dc) {
-                    dc0 += c == 0 ? v : 0;
-                    dc1 += c == 1 ? v : 0;
-                    dc2 += c == 2 ? v : 0;
-                    dc3 += c == 3 ? v : 0;
-                    blocks++;
-                    cur_block++;
-                    block_ok = out->write && cur_block < out->block_limit;
+                dc0 += c == 0 ? dv : 0;
+                dc1 += c == 1 ? dv : 0;
+                dc2 += c == 2 ? dv : 0;
+                dc3 += c == 3 ? dv : 0;
+                blocks += is_dc;
+                cur_block += is_dc;
+                if (out->write && is_dc) {
+                    block_ok = cur_block < out->block_limit;
                     if (block_ok) {
                         block_off = gj_huff_block_offset(slot_info, slot, mx, my);
                         out->coefs[block_off] = (gj_i16)(gj_pick4(c, out->dc_base0 + dc0, out->dc_base1 + dc1,
                                                                   out->dc_base2 + dc2, out->dc_base3 + dc3));
                     }
-                    zz = 1;
-                } else if (sz) {
-                    gj_u32 k = zz + r;
-                    if (block_ok)
-                        out->coefs[block_off + gj_natural_order[k]] = (gj_i16)v;
-                    zz = k + 1;
-                } else {
-                    zz = r == 15 ? zz + 16 : 64;
                 }
+                if (out->write && !is_dc && sz && block_ok)
+                    out->coefs[block_off + out->natural[zz + r]] = (gj_i16)v;
+                /* DC: on to coefficient 1; AC: past the run and the value, 16 zeros (ZRL), or
+                 * the block's end (EOB: any step that reaches 64). */
+                zz += is_dc ? 1u : sz ? r + 1 : r == 15 ? 16u : 64u;
             }
             if (br.pos > bit_count)
                 starved = 1;
@@ -246,6 +235,10 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
                         my++;
                     }
                 }
+                info = GJ_SLOT_INFO(slot_info, slot);
+                c = info & 15;
+                dc_table = &tables[(info >> 4) & 15];
+                ac_table = &tables[info >> 8];
                 if (out->mark_mode != GJ_MARK_NONE && gj_huff_mark(out, br.pos, slot))
                     break;
             }
@@ -280,28 +273,52 @@ GJ_FUNC void gj_huff_start_state(GJ_GLOBAL const gj_segment *seg, gj_u32 bit, gj
     st->flags = seg->present ? 0 : GJ_STATE_DONE;
 }
 
-/* Every work-group copies the scan's tables into local memory first. */
+/*
+ * Every work-group copies the scan's slot table and Huffman tables into local
+ * memory first: the image the host built (jpeg_params.h), read as 16-byte words,
+ * every load of a thread issued before its first store, so the copy waits for
+ * global memory once (a loop of 32-bit loads and stores waited once per word: a
+ * tenth of the decoding kernels' stall samples on an H200).
+ */
 #define GJ_HUFF_GROUP 128
+#define GJ_HUFF_IMAGE_VECS ((GJ_HUFF_SLOT_WORDS + GJ_MAX_SCAN_TABLES * GJ_HUFF_TABLE_WORDS) / 4)
+#define GJ_HUFF_COPY_STEPS ((GJ_HUFF_IMAGE_VECS + GJ_HUFF_GROUP - 1) / GJ_HUFF_GROUP)
+
+/* A work-group none of whose threads decode (wanted 0) skips the copy, not the barrier. */
+GJ_FUNC void gj_huff_load_tables_if(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
+                                    GJ_LOCAL gj_u32 *slot_info, gj_u32 wanted)
+{
+    GJ_GLOBAL const uint4 *src = (GJ_GLOBAL const uint4 *)p->slot_info;
+    GJ_LOCAL gj_u32 *table_words = (GJ_LOCAL gj_u32 *)tables;
+    gj_u32 n = wanted ? (GJ_HUFF_SLOT_WORDS + p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS) / 4 : 0;
+    gj_u32 step = GJ_HUFF_COPY_STEPS * gj_group_size(), base, k;
+    uint4 v[GJ_HUFF_COPY_STEPS];
+
+    for (base = gj_local_id(); base < n; base += step) {
+        GJ_UNROLL
+        for (k = 0; k < GJ_HUFF_COPY_STEPS; k++)
+            if (base + k * gj_group_size() < n)
+                v[k] = src[base + k * gj_group_size()];
+        GJ_UNROLL
+        for (k = 0; k < GJ_HUFF_COPY_STEPS; k++) {
+            gj_u32 i = base + k * gj_group_size();
+            GJ_LOCAL gj_u32 *dst = i < GJ_HUFF_SLOT_WORDS / 4 ? slot_info + 4 * i
+                                                                : table_words + 4 * (i - GJ_HUFF_SLOT_WORDS / 4);
+            if (i < n) {
+                dst[0] = v[k].x;
+                dst[1] = v[k].y;
+                dst[2] = v[k].z;
+                dst[3] = v[k].w;
+            }
+        }
+    }
+    gj_barrier();
+}
 
 GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
                                  GJ_LOCAL gj_u32 *slot_info)
 {
-    GJ_GLOBAL const gj_u32 *src = (GJ_GLOBAL const gj_u32 *)p->tables;
-    GJ_LOCAL gj_u32 *dst = (GJ_LOCAL gj_u32 *)tables;
-    gj_u32 n = p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS, i;
-
-    for (i = gj_local_id(); i < n; i += gj_group_size())
-        dst[i] = src[i];
-    for (i = gj_local_id(); i < p->blocks_in_mcu; i += gj_group_size()) {
-        GJ_GLOBAL const gj_mcu_slot *s = &p->slots[i];
-        gj_u32 w = p->comp_blocks_w[s->comp];
-
-        GJ_SLOT_INFO(slot_info, i) = s->comp | s->dc_table << 4 | s->ac_table << 8;
-        GJ_SLOT_BASE(slot_info, i) = p->comp_block_offset[s->comp] + s->block_y * w + s->block_x;
-        GJ_SLOT_ROW(slot_info, i) = s->mcu_bh * w;
-        GJ_SLOT_COL(slot_info, i) = s->mcu_bw;
-    }
-    gj_barrier();
+    gj_huff_load_tables_if(p, tables, slot_info, 1);
 }
 
 GJ_FUNC gj_u32 gj_huff_state_equal(const gj_huff_state *a, const gj_huff_state *b)

@@ -20,10 +20,10 @@
  *      the end state itself becomes an extra state of chunk i, "X(h')" with index
  *      hyps + h', and a second pass (level 1) links X(h') of chunk i into chunk
  *      i+1 the same way; what fails there is guessed as hypothesis 0;
- *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks and
- *      gj_huff_hyp_resolve walks the group maps of the scan in order, so that each
- *      group knows the state index of the chunk before it; a segment's first
- *      chunk is exact as hypothesis 0.
+ *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks (and
+ *      keeps every chunk's path) and gj_huff_hyp_resolve walks the group maps of
+ *      the scan in order, so that each group knows the state index of the chunk
+ *      before it; a segment's first chunk is exact as hypothesis 0.
  * The guesses are only guesses: gj_huff_sync decodes every chunk from its
  * predecessor's guessed end state and corrects the few that were wrong.
  */
@@ -104,25 +104,28 @@ GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_packed_state *hyp_states,
 
 /*
  * The MATCH filters (jpeg_huffman.h GJ_HYP_FILTER_BITS) of the chunks whose
- * hypotheses the work-group's threads link into, from their marks: *first gets
- * the first of those chunks.
+ * hypotheses the work-group's threads link into, from their marks, which are
+ * copied to l_marks too: *first gets the first of those chunks. Nothing is read
+ * when the group has no link to run (wanted 0).
  */
 #define GJ_HYP_FILTER_CHUNKS (GJ_HYP_GROUP / 3 + 2)     /* hypotheses pay with 3 or more slots */
 GJ_FUNC void gj_huff_hyp_build_filters(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u16 *hyp_marks,
-                                       GJ_LOCAL gj_u32 *filters, gj_u32 *first)
+                                       gj_u32 wanted, GJ_LOCAL gj_u32 *filters, GJ_LOCAL gj_u16 *l_marks,
+                                       gj_u32 *first)
 {
     gj_u32 hyps = p->blocks_in_mcu, per_chunk = hyps * GJ_HYP_MARKS, i;
     gj_u64 first_id = (gj_u64)gj_group_id() * gj_group_size();
     gj_u32 lo = (gj_u32)(first_id / hyps);
     gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps, (gj_u64)p->num_chunks - 1);
-    gj_u32 count = lo <= hi ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
+    gj_u32 count = lo <= hi && wanted ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
 
     *first = lo;
     for (i = gj_local_id(); i < count * GJ_HYP_FILTER_WORDS; i += gj_group_size())
         filters[i] = 0;
     gj_barrier();
     for (i = gj_local_id(); i < count * per_chunk; i += gj_group_size()) {
-        gj_u32 c = i / per_chunk, rel = hyp_marks[(gj_u64)lo * per_chunk + i] >> 4;
+        gj_u32 c = i / per_chunk, m = hyp_marks[(gj_u64)lo * per_chunk + i], rel = m >> 4;
+        l_marks[i] = (gj_u16)m;
         if (rel < GJ_HYP_FILTER_BITS)
             gj_atomic_or_u32(&filters[c * GJ_HYP_FILTER_WORDS + (rel >> 5)], 1u << (rel & 31));
     }
@@ -145,26 +148,37 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_u32 filters[GJ_HYP_FILTER_CHUNKS * GJ_HYP_FILTER_WORDS];
-    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k, first_filtered;
+    GJ_LOCAL_DECL gj_u16 l_marks[GJ_HYP_FILTER_CHUNKS * GJ_MAX_SLOTS * GJ_HYP_MARKS];
+    GJ_LOCAL_DECL gj_u32 l_wanted;
+    gj_u32 chunk, h, idx = 0, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k, first_filtered;
+    gj_u32 valid = gj_huff_hyp_thread(p, &chunk, &h), runs = 0;
     gj_huff_state st, end;
     gj_huff_output out;
     gj_i32 sums[GJ_CHUNK_SUMS];
-    GJ_GLOBAL const gj_segment *seg;
-    GJ_GLOBAL gj_u8 *entry;
+    GJ_GLOBAL const gj_segment *seg = 0;
+    GJ_GLOBAL gj_u8 *entry = 0;
 
-    gj_huff_load_tables(p, tables, slot_info);
-    gj_huff_hyp_build_filters(p, hyp_marks, filters, &first_filtered);
-    if (!gj_huff_hyp_thread(p, &chunk, &h))
-        return;
-    entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
-    seg = &segs[chunk_seg[chunk]];
-    gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    if (idx == 0) {
-        *entry = (gj_u8)GJ_HYP_HEAD;
-        return;
+    if (valid) {
+        entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
+        seg = &segs[chunk_seg[chunk]];
+        gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+        /* Level 1 runs only from the few chunks whose X(h) exists. */
+        runs = idx != 0 && (!level || hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] == hyps + h);
     }
-    if (level && hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] != hyps + h) {
-        *entry = (gj_u8)GJ_HYP_NONE;    /* X(h) of the chunk before does not exist */
+    if (gj_local_id() == 0)
+        l_wanted = 0;
+    gj_barrier();
+    if (runs)
+        l_wanted = 1;
+    gj_barrier();
+    /* A group with no link to run (most of level 1's) reads neither tables nor marks. */
+    gj_huff_load_tables_if(p, tables, slot_info, l_wanted);
+    gj_huff_hyp_build_filters(p, hyp_marks, l_wanted, filters, l_marks, &first_filtered);
+    if (!valid)
+        return;
+    if (!runs) {
+        /* A segment's first chunk, or X(h) of the chunk before does not exist. */
+        *entry = (gj_u8)(idx == 0 ? GJ_HYP_HEAD : GJ_HYP_NONE);
         return;
     }
     gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, hyps, level * hyps + h, &st);
@@ -178,6 +192,7 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     /* Scans of fewer than 3 slots (hypotheses forced, GJ_SYNC) may span more chunks. */
     out.filtered = chunk - first_filtered < GJ_HYP_FILTER_CHUNKS;
     out.filter = &filters[out.filtered ? (chunk - first_filtered) * GJ_HYP_FILTER_WORDS : 0];
+    out.match_local = &l_marks[out.filtered ? (chunk - first_filtered) * hyps * GJ_HYP_MARKS : 0];
     gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
     if (out.matched != GJ_HYP_NONE) {
         result = out.matched / GJ_HYP_MARKS;
@@ -216,11 +231,18 @@ GJ_FUNC gj_u32 gj_huff_hyp_step(GJ_LOCAL const gj_u8 *l_map, gj_u32 k, gj_u32 hy
     return m < 2 * hyps ? m : 0;
 }
 
-/* group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
- * group g when the chunk before the group ended in its state i. */
+/*
+ * group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
+ * group g when the chunk before the group ended in its state i. The walks also
+ * overwrite each chunk's map row with their path: entry i becomes the chunk's own
+ * state index when the chunk before the group ended in state i, so that
+ * gj_huff_sync finds every chunk's guess with one load (gj_huff_hyp_guess())
+ * instead of walking its group again (thread 0 walking while the others waited was
+ * an eighth of its stall samples on an H200).
+ */
 GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
 {
-    GJ_GLOBAL const gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
+    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
     GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS];
     gj_u32 g = gj_group_id(), t = gj_local_id(), hyps = p->blocks_in_mcu;
@@ -229,8 +251,10 @@ GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj
     gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
     if (t >= 2 * hyps)
         return;
-    for (i = t, k = 0; k < count; k++)
+    for (i = t, k = 0; k < count; k++) {
         i = gj_huff_hyp_step(l_map, k, hyps, i);
+        hyp_map[(gj_u64)(first + k) * 2 * hyps + t] = (gj_u8)i;
+    }
     group_map[(gj_u64)g * 2 * hyps + t] = (gj_u8)i;
 }
 
@@ -265,25 +289,13 @@ GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8
     }
 }
 
-/*
- * For gj_huff_sync's first pass over its group g: l_idx[k] = the state index of the
- * group's chunk k, walked from group_in[g]. Thread 0 walks.
- */
-GJ_FUNC void gj_huff_hyp_walk(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u8 *hyp_map,
-                              GJ_GLOBAL const gj_u8 *group_in, gj_u32 g, GJ_LOCAL gj_u8 *l_map,
-                              GJ_LOCAL gj_u8 *l_idx)
+/* For gj_huff_sync's first pass, after gj_huff_hyp_resolve: the state index of the
+ * chunk (its guessed end state), from its path entry for its group's start. */
+GJ_FUNC gj_u32 gj_huff_hyp_guess(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch, gj_u32 chunk)
 {
-    gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first);
-    gj_u32 hyps = p->blocks_in_mcu, k, i;
+    gj_u32 hyps = p->blocks_in_mcu, in = GJ_HYP_GROUP_IN(scratch, p)[chunk / GJ_HUFF_GROUP];
 
-    gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
-    if (gj_local_id() == 0) {
-        for (i = group_in[g], k = 0; k < count; k++) {
-            i = gj_huff_hyp_step(l_map, k, hyps, i);
-            l_idx[k] = (gj_u8)i;
-        }
-    }
-    gj_barrier();
+    return GJ_HYP_MAP(scratch, p)[(gj_u64)chunk * 2 * hyps + in];
 }
 
 #endif /* GJ_KERNELS_JPEG_HUFFMAN_HYP_H */

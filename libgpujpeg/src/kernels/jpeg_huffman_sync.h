@@ -150,14 +150,12 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_huff_group_states l;
-    GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS], l_idx[GJ_HUFF_GROUP];
     gj_u32 t = gj_local_id(), g = gj_group_id(), first = g * GJ_HUFF_GROUP, chunk = first + t;
     gj_u32 valid = chunk < p->num_chunks, seg_first = 0, changed = 0, idx, limit, is_last;
     gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
     GJ_GLOBAL const gj_segment *seg = 0;
     GJ_GLOBAL const gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
     GJ_GLOBAL const gj_huff_packed_state *hyp_x = GJ_HYP_X(scratch, p);
-    GJ_GLOBAL const gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
     GJ_GLOBAL gj_huff_packed_state *bounds_out = bounds + (gj_u64)(round & 1) * p->num_groups;
     /* The bound of the group before, from the previous round (read only when g > 0). */
     GJ_GLOBAL const gj_huff_packed_state *pred =
@@ -168,8 +166,6 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     /* Inactive groups run the same code without decoding: barriers stay uniform. */
     gj_barrier();
     gj_huff_load_tables(p, tables, slot_info);
-    if (round == 0 && num_hyps)
-        gj_huff_hyp_walk(p, GJ_HYP_MAP(scratch, p), group_in, g, l_map, l_idx);
     if (valid) {
         seg = &segs[chunk_seg[chunk]];
         gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
@@ -182,11 +178,11 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                 /* A block begins at the chunk's first bit (exact for a segment's first chunk). */
                 gj_huff_start_state(seg, idx * p->chunk_bits, 0, &st);
             } else {
-                gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, num_hyps, t ? l_idx[t - 1] : group_in[g], &st);
+                gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, num_hyps, gj_huff_hyp_guess(p, scratch, chunk - 1), &st);
             }
             gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
             if (num_hyps)
-                gj_huff_hyp_state(hyp_states, hyp_x, chunk, num_hyps, l_idx[t], &old);
+                gj_huff_hyp_state(hyp_states, hyp_x, chunk, num_hyps, gj_huff_hyp_guess(p, scratch, chunk), &old);
             /* Without hypotheses the successor assumed nothing: it must look. */
             changed = !num_hyps || !gj_huff_state_equal(&st, &old);
         }
@@ -279,6 +275,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
+    GJ_LOCAL_DECL gj_u8 natural[GJ_NATURAL_ORDER_SIZE];
     gj_u32 chunk = (gj_u32)gj_global_id();
     gj_u32 idx, limit, is_last;
     gj_huff_state st;
@@ -287,7 +284,9 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
     GJ_GLOBAL const gj_segment *seg;
     GJ_GLOBAL const gj_i32 *off;
 
-    gj_huff_load_tables(p, tables, slot_info);
+    if (gj_local_id() < GJ_NATURAL_ORDER_SIZE)
+        natural[gj_local_id()] = gj_natural_order[gj_local_id()];
+    gj_huff_load_tables(p, tables, slot_info);      /* its barrier publishes natural[] too */
     if (chunk >= p->num_chunks)
         return;
     seg = &segs[chunk_seg[chunk]];
@@ -298,6 +297,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         gj_huff_state_load(&st, &states[chunk - 1]);
     }
     out.coefs = coefs;
+    out.natural = natural;
     out.write = 1;
     out.mark_mode = GJ_MARK_NONE;
     out.first_block = seg->first_mcu * p->blocks_in_mcu;

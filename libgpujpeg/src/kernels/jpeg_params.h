@@ -33,20 +33,23 @@ typedef struct gj_huff_table {
 
 #define GJ_HUFF_TABLE_WORDS (sizeof(gj_huff_table) / 4)
 
-/* One block slot of an MCU: which component and tables. */
-typedef struct gj_mcu_slot {
-    gj_u32 comp;           /* component index 0..3 */
-    gj_u32 dc_table;       /* index into the scan's table array */
-    gj_u32 ac_table;
-    gj_u32 block_x;        /* offset of this block inside the MCU, in blocks */
-    gj_u32 block_y;
-    gj_u32 mcu_bw;         /* the component's MCU size in blocks (1x1 in non-interleaved scans) */
-    gj_u32 mcu_bh;
-    gj_u32 pad;
-} gj_mcu_slot;
-
 #define GJ_MAX_SLOTS 10
 #define GJ_MAX_SCAN_TABLES 8
+
+/*
+ * The slot table of a scan, GJ_HUFF_SLOT_WORDS words built on the host: per block
+ * slot of the MCU, its component and tables, then where its blocks lie in the
+ * coefficient buffer: the block index of its block in the first MCU, and the steps
+ * to the next MCU row and column. The writing run finds a block from them and its
+ * MCU's column and row, which it counts as it goes (a division per block, in the
+ * threads of a warp that each reach a block at another symbol, cost a quarter of
+ * the writing kernel's instructions).
+ */
+#define GJ_HUFF_SLOT_WORDS (4 * GJ_MAX_SLOTS)
+#define GJ_SLOT_INFO(slot_info, s) ((slot_info)[s])     /* component | DC table << 4 | AC table << 8 */
+#define GJ_SLOT_BASE(slot_info, s) ((slot_info)[GJ_MAX_SLOTS + (s)])
+#define GJ_SLOT_ROW(slot_info, s) ((slot_info)[2 * GJ_MAX_SLOTS + (s)])
+#define GJ_SLOT_COL(slot_info, s) ((slot_info)[3 * GJ_MAX_SLOTS + (s)])
 
 /* Everything the entropy kernels need to know about one scan. */
 typedef struct gj_scan_params {
@@ -55,16 +58,15 @@ typedef struct gj_scan_params {
     gj_u32 mcus_x;                  /* MCUs per row of the scan */
     gj_u32 num_chunks;
     gj_u32 chunk_bits;
-    gj_mcu_slot slots[GJ_MAX_SLOTS];
-    /* Where each component's coefficient blocks start (in blocks) and its row pitch in blocks. */
-    gj_u32 comp_block_offset[4];
-    gj_u32 comp_blocks_w[4];
     /* Where the slot hypotheses' arrays (GJ_HYP_ARRAY_*) lie in their scratch buffer, in
      * 16-byte units: the coefficient buffer of a single-scan picture, which is zeroed only
      * after synchronisation (kernels/jpeg_huffman_hyp.h). */
     gj_u32 hyp_offset[6];
     gj_u32 num_groups;              /* work-groups of gj_huff_sync */
-    gj_u32 pad;
+    /* slot_info and tables[] are the image every work-group copies into its local memory
+     * (kernels/jpeg_huffman.h gj_huff_load_tables()), one piece on a 16-byte boundary
+     * of the struct: the copy reads 16-byte words. */
+    gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     gj_huff_table tables[GJ_MAX_SCAN_TABLES];
 } gj_scan_params;
 
