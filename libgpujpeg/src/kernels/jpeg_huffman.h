@@ -80,7 +80,6 @@ typedef struct gj_huff_output {
     GJ_GLOBAL gj_u16 *marks;
     GJ_GLOBAL const gj_u16 *match;
     GJ_LOCAL const gj_u32 *filter;  /* MATCH, when filtered: bit r set when some entry of match[] is at r */
-    GJ_LOCAL const gj_u16 *match_local; /* MATCH, when filtered: match[] copied to local memory */
     gj_u32 filtered;
 } gj_huff_output;
 
@@ -108,13 +107,13 @@ GJ_FUNC gj_u32 gj_huff_mark(gj_huff_output *out, gj_u32 pos, gj_u32 slot)
     }
     if (out->filtered && rel < GJ_HYP_FILTER_BITS && !((out->filter[rel >> 5] >> (rel & 31)) & 1u))
         return 0;
-    /* The few lanes that search wait for each entry in turn: from local memory where
-     * it was copied (a global load per entry was a tenth of the link kernel's stalls). */
-    for (i = 0; i < out->mark_count; i++)
-        if ((out->filtered ? out->match_local[i] : out->match[i]) == m)
-            break;
-    out->matched = i < out->mark_count ? i : GJ_HYP_NONE;
-    return i < out->mark_count;
+    for (i = 0; i < out->mark_count; i++) {
+        if (out->match[i] == m) {
+            out->matched = i;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 /* Per-component values live in scalars: a private array indexed at run time
@@ -284,13 +283,12 @@ GJ_FUNC void gj_huff_start_state(GJ_GLOBAL const gj_segment *seg, gj_u32 bit, gj
 #define GJ_HUFF_IMAGE_VECS ((GJ_HUFF_SLOT_WORDS + GJ_MAX_SCAN_TABLES * GJ_HUFF_TABLE_WORDS) / 4)
 #define GJ_HUFF_COPY_STEPS ((GJ_HUFF_IMAGE_VECS + GJ_HUFF_GROUP - 1) / GJ_HUFF_GROUP)
 
-/* A work-group none of whose threads decode (wanted 0) skips the copy, not the barrier. */
-GJ_FUNC void gj_huff_load_tables_if(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
-                                    GJ_LOCAL gj_u32 *slot_info, gj_u32 wanted)
+GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
+                                 GJ_LOCAL gj_u32 *slot_info)
 {
     GJ_GLOBAL const uint4 *src = (GJ_GLOBAL const uint4 *)p->slot_info;
     GJ_LOCAL gj_u32 *table_words = (GJ_LOCAL gj_u32 *)tables;
-    gj_u32 n = wanted ? (GJ_HUFF_SLOT_WORDS + p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS) / 4 : 0;
+    gj_u32 n = (GJ_HUFF_SLOT_WORDS + p->num_tables * (gj_u32)GJ_HUFF_TABLE_WORDS) / 4;
     gj_u32 step = GJ_HUFF_COPY_STEPS * gj_group_size(), base, k;
     uint4 v[GJ_HUFF_COPY_STEPS];
 
@@ -313,12 +311,6 @@ GJ_FUNC void gj_huff_load_tables_if(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL 
         }
     }
     gj_barrier();
-}
-
-GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_huff_table *tables,
-                                 GJ_LOCAL gj_u32 *slot_info)
-{
-    gj_huff_load_tables_if(p, tables, slot_info, 1);
 }
 
 GJ_FUNC gj_u32 gj_huff_state_equal(const gj_huff_state *a, const gj_huff_state *b)

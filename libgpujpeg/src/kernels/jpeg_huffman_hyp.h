@@ -104,28 +104,25 @@ GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_packed_state *hyp_states,
 
 /*
  * The MATCH filters (jpeg_huffman.h GJ_HYP_FILTER_BITS) of the chunks whose
- * hypotheses the work-group's threads link into, from their marks, which are
- * copied to l_marks too: *first gets the first of those chunks. Nothing is read
- * when the group has no link to run (wanted 0).
+ * hypotheses the work-group's threads link into, from their marks: *first gets
+ * the first of those chunks.
  */
 #define GJ_HYP_FILTER_CHUNKS (GJ_HYP_GROUP / 3 + 2)     /* hypotheses pay with 3 or more slots */
 GJ_FUNC void gj_huff_hyp_build_filters(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u16 *hyp_marks,
-                                       gj_u32 wanted, GJ_LOCAL gj_u32 *filters, GJ_LOCAL gj_u16 *l_marks,
-                                       gj_u32 *first)
+                                       GJ_LOCAL gj_u32 *filters, gj_u32 *first)
 {
     gj_u32 hyps = p->blocks_in_mcu, per_chunk = hyps * GJ_HYP_MARKS, i;
     gj_u64 first_id = (gj_u64)gj_group_id() * gj_group_size();
     gj_u32 lo = (gj_u32)(first_id / hyps);
     gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps, (gj_u64)p->num_chunks - 1);
-    gj_u32 count = lo <= hi && wanted ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
+    gj_u32 count = lo <= hi ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
 
     *first = lo;
     for (i = gj_local_id(); i < count * GJ_HYP_FILTER_WORDS; i += gj_group_size())
         filters[i] = 0;
     gj_barrier();
     for (i = gj_local_id(); i < count * per_chunk; i += gj_group_size()) {
-        gj_u32 c = i / per_chunk, m = hyp_marks[(gj_u64)lo * per_chunk + i], rel = m >> 4;
-        l_marks[i] = (gj_u16)m;
+        gj_u32 c = i / per_chunk, rel = hyp_marks[(gj_u64)lo * per_chunk + i] >> 4;
         if (rel < GJ_HYP_FILTER_BITS)
             gj_atomic_or_u32(&filters[c * GJ_HYP_FILTER_WORDS + (rel >> 5)], 1u << (rel & 31));
     }
@@ -148,37 +145,26 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_u32 filters[GJ_HYP_FILTER_CHUNKS * GJ_HYP_FILTER_WORDS];
-    GJ_LOCAL_DECL gj_u16 l_marks[GJ_HYP_FILTER_CHUNKS * GJ_MAX_SLOTS * GJ_HYP_MARKS];
-    GJ_LOCAL_DECL gj_u32 l_wanted;
-    gj_u32 chunk, h, idx = 0, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k, first_filtered;
-    gj_u32 valid = gj_huff_hyp_thread(p, &chunk, &h), runs = 0;
+    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k, first_filtered;
     gj_huff_state st, end;
     gj_huff_output out;
     gj_i32 sums[GJ_CHUNK_SUMS];
-    GJ_GLOBAL const gj_segment *seg = 0;
-    GJ_GLOBAL gj_u8 *entry = 0;
+    GJ_GLOBAL const gj_segment *seg;
+    GJ_GLOBAL gj_u8 *entry;
 
-    if (valid) {
-        entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
-        seg = &segs[chunk_seg[chunk]];
-        gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-        /* Level 1 runs only from the few chunks whose X(h) exists. */
-        runs = idx != 0 && (!level || hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] == hyps + h);
-    }
-    if (gj_local_id() == 0)
-        l_wanted = 0;
-    gj_barrier();
-    if (runs)
-        l_wanted = 1;
-    gj_barrier();
-    /* A group with no link to run (most of level 1's) reads neither tables nor marks. */
-    gj_huff_load_tables_if(p, tables, slot_info, l_wanted);
-    gj_huff_hyp_build_filters(p, hyp_marks, l_wanted, filters, l_marks, &first_filtered);
-    if (!valid)
+    gj_huff_load_tables(p, tables, slot_info);
+    gj_huff_hyp_build_filters(p, hyp_marks, filters, &first_filtered);
+    if (!gj_huff_hyp_thread(p, &chunk, &h))
         return;
-    if (!runs) {
-        /* A segment's first chunk, or X(h) of the chunk before does not exist. */
-        *entry = (gj_u8)(idx == 0 ? GJ_HYP_HEAD : GJ_HYP_NONE);
+    entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
+    seg = &segs[chunk_seg[chunk]];
+    gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+    if (idx == 0) {
+        *entry = (gj_u8)GJ_HYP_HEAD;
+        return;
+    }
+    if (level && hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] != hyps + h) {
+        *entry = (gj_u8)GJ_HYP_NONE;    /* X(h) of the chunk before does not exist */
         return;
     }
     gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, hyps, level * hyps + h, &st);
@@ -192,7 +178,6 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     /* Scans of fewer than 3 slots (hypotheses forced, GJ_SYNC) may span more chunks. */
     out.filtered = chunk - first_filtered < GJ_HYP_FILTER_CHUNKS;
     out.filter = &filters[out.filtered ? (chunk - first_filtered) * GJ_HYP_FILTER_WORDS : 0];
-    out.match_local = &l_marks[out.filtered ? (chunk - first_filtered) * hyps * GJ_HYP_MARKS : 0];
     gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
     if (out.matched != GJ_HYP_NONE) {
         result = out.matched / GJ_HYP_MARKS;
