@@ -50,20 +50,53 @@ plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i)
     return r;
 }
 
-static int launch_idct(gj_jpeg_decoder *dec, int c, const plane_ref *dst, uint32_t w, uint32_t h)
+/*
+ * The IDCT of every component in one launch (kernels/jpeg_idct.h gj_jpeg_idct):
+ * component c's samples go to dst[c]; its params and quantisation tables are
+ * uploaded together.
+ */
+static int launch_idct(gj_jpeg_decoder *dec, const plane_ref *dst)
 {
     const gj_jpeg_stream *s = &dec->stream;
-    const gj_jpeg_component *comp = &s->comp[c];
-    uint64_t block_offset = gj_jpeg_block_offset(s, c);
-    uint32_t nbx = (w + 7) / 8, nby = (h + 7) / 8;
+    gj_idct_params *p = &dec->idct_params;
+    uint32_t threads = 0;
+    int c, ret;
 
+    memset(p, 0, sizeof(*p));
+    for (c = 0; c < 4; c++)
+        p->first_id[c] = UINT32_MAX;
+    for (c = 0; c < s->num_components; c++) {
+        const gj_jpeg_component *comp = &s->comp[c];
+        uint64_t block = gj_jpeg_block_offset(s, c);
+        uint32_t w = (uint32_t)comp->width, h = (uint32_t)comp->height;
+
+        memcpy(p->quant[c], comp->quant, sizeof(p->quant[c]));
+        p->first_id[c] = threads;
+        p->nbx[c] = (w + 7) / 8;
+        p->nby[c] = (h + 7) / 8;
+        p->blocks_w[c] = (uint32_t)comp->blocks_w;
+        p->block_lo[c] = (uint32_t)block;
+        p->block_hi[c] = (uint32_t)(block >> 32);
+        p->out_lo[c] = (uint32_t)dst[c].offset;
+        p->out_hi[c] = (uint32_t)(dst[c].offset >> 32);
+        p->out_pitch[c] = dst[c].pitch;
+        p->out_w[c] = w;
+        p->out_h[c] = h;
+        /* Within the sizes the parser accepts (65535 x 65535 samples, 4 components). */
+        threads += p->nbx[c] * p->nby[c];
+    }
+    p->num_blocks = threads;
+    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_IDCT_PARAMS, sizeof(*p))) < 0 ||
+        (ret = dec->dev->ops->upload(dec->dev, &dec->buf[BUF_IDCT_PARAMS], 0, p, sizeof(*p))) < 0)
+        return ret;
     {
+        int last = s->num_components - 1;
         gj_karg a[] = {
-            GJ_ARG_BUF(&dec->buf[BUF_COEFS]), GJ_ARG_U64(block_offset), GJ_ARG_U32(comp->blocks_w),
-            GJ_ARG_BUF(&dec->buf[BUF_QUANT]), GJ_ARG_U32(c), GJ_ARG_U32(nbx), GJ_ARG_U32(nby),
-            GJ_ARG_BUF(&dst->buf), GJ_ARG_U64(dst->offset), GJ_ARG_U32(dst->pitch), GJ_ARG_U32(w), GJ_ARG_U32(h),
+            GJ_ARG_BUF(&dec->buf[BUF_COEFS]), GJ_ARG_BUF(&dec->buf[BUF_IDCT_PARAMS]),
+            GJ_ARG_BUF(&dst[0].buf), GJ_ARG_BUF(&dst[last > 0 ? 1 : 0].buf),
+            GJ_ARG_BUF(&dst[last > 1 ? 2 : 0].buf), GJ_ARG_BUF(&dst[last > 2 ? 3 : 0].buf),
         };
-        return gj_dev_launch(dec->dev, "gj_jpeg_idct", gj_jpeg_groups((size_t)nbx * nby, HUFF_GROUP), HUFF_GROUP, a, 12);
+        return gj_dev_launch(dec->dev, "gj_jpeg_idct", gj_jpeg_groups(threads, HUFF_GROUP), HUFF_GROUP, a, 6);
     }
 }
 
@@ -71,17 +104,13 @@ static int launch_idct(gj_jpeg_decoder *dec, int c, const plane_ref *dst, uint32
 int gj_jpeg_write_planar(gj_jpeg_decoder *dec, const gj_frame *out)
 {
     const gj_jpeg_stream *s = &dec->stream;
-    int p, ret;
+    plane_ref dst[4];
+    int p;
 
-    for (p = 0; p < s->num_components; p++) {
+    for (p = 0; p < s->num_components; p++)
         /* gbrp stores G, B, R: component (p + 1) % 3 goes to plane p. */
-        int c = out->format == GJ_PIX_FMT_GBRP ? (p + 1) % 3 : p;
-        plane_ref dst = gj_jpeg_frame_plane(out, p);
-        ret = launch_idct(dec, c, &dst, (uint32_t)s->comp[c].width, (uint32_t)s->comp[c].height);
-        if (ret < 0)
-            return ret;
-    }
-    return 0;
+        dst[out->format == GJ_PIX_FMT_GBRP ? (p + 1) % 3 : p] = gj_jpeg_frame_plane(out, p);
+    return launch_idct(dec, dst);
 }
 
 static int color_out_format(enum gj_pixel_format f)
@@ -105,7 +134,7 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
     gj_color_params *cp = &dec->color_params;
     int c, ret;
     plane_ref dst = gj_jpeg_frame_plane(out, 0);
-    plane_ref in_place = { dec->buf[BUF_COEFS], 0, 0 };
+    plane_ref in_place[4];
 
     memset(cp, 0, sizeof(*cp));
     cp->width = (uint32_t)s->width;
@@ -129,9 +158,10 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
     if ((ret = gj_jpeg_ensure_buffer(dec, BUF_COLOR_PARAMS, sizeof(*cp))) < 0 ||
         (ret = dec->dev->ops->upload(dec->dev, &dec->buf[BUF_COLOR_PARAMS], 0, cp, sizeof(*cp))) < 0)
         return ret;
-    for (c = 0; c < s->num_components; c++)
-        if ((ret = launch_idct(dec, c, &in_place, cp->comp_w[c], cp->comp_h[c])) < 0)
-            return ret;
+    for (c = 0; c < 4; c++)
+        in_place[c] = (plane_ref){ dec->buf[BUF_COEFS], 0, 0 };
+    if ((ret = launch_idct(dec, in_place)) < 0)
+        return ret;
     {
         uint32_t groups_per_row = (uint32_t)gj_jpeg_groups(cp->width, (size_t)GJ_COLOR_RUN * 4 * PIXEL_GROUP);
         gj_karg a[] = {
@@ -140,14 +170,4 @@ int gj_jpeg_write_packed(gj_jpeg_decoder *dec, const gj_frame *out)
         };
         return gj_dev_launch(dec->dev, "gj_jpeg_color", (size_t)groups_per_row * cp->height, PIXEL_GROUP, a, 6);
     }
-}
-
-int gj_jpeg_upload_quant(gj_jpeg_decoder *dec)
-{
-    int c;
-
-    memset(dec->quant, 0, sizeof(dec->quant));
-    for (c = 0; c < dec->stream.num_components; c++)
-        memcpy(dec->quant[c], dec->stream.comp[c].quant, sizeof(dec->quant[c]));
-    return dec->dev->ops->upload(dec->dev, &dec->buf[BUF_QUANT], 0, dec->quant, sizeof(dec->quant));
 }

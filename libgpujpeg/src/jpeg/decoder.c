@@ -326,9 +326,6 @@ static int decode_queue(gj_jpeg_decoder *dec, const uint8_t *data, size_t size, 
         return ret;
     for (i = 0; i < s->num_components; i++)
         ctx.damaged |= !s->comp[i].scanned;
-    if ((ret = gj_jpeg_ensure_buffer(dec, BUF_QUANT, 4 * 64 * sizeof(uint16_t))) < 0 ||
-        (ret = gj_jpeg_upload_quant(dec)) < 0)
-        return ret;
     ret = out->format == gj_jpeg_native_format(s) ? gj_jpeg_write_planar(dec, ctx.target) :
           gj_jpeg_write_packed(dec, ctx.target);
     gj_jpeg_profile_mark(dec, ST_PIXELS);

@@ -55,7 +55,7 @@ enum {
     BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, SCAN_BUFS
 };
 /* The decoder's own device buffers, shared by its scans. */
-enum { BUF_HYP_SCRATCH, BUF_COEFS, BUF_QUANT, BUF_COLOR_PARAMS, BUF_COUNT };
+enum { BUF_HYP_SCRATCH, BUF_COEFS, BUF_IDCT_PARAMS, BUF_COLOR_PARAMS, BUF_COUNT };
 
 /* Stage timing for tuning: with GJ_PROFILE=1 each mark waits for the device; with
  * GJ_PROFILE=2 it does not, and the times are the host's (the stream's decodes on
@@ -118,7 +118,7 @@ struct gj_jpeg_decoder {
     gj_entropy_layout layouts[GJ_JPEG_MAX_SCANS];
     gj_scan_params *scan_params_of[GJ_JPEG_MAX_SCANS];
     gj_color_params color_params;
-    uint16_t quant[4][64];
+    gj_idct_params idct_params;
     gj_frame staging;                /* device picture for host-memory output */
     uint32_t chunk_bits_override;    /* GJ_CHUNK_BITS, for tuning; 0: chosen per scan */
     int sync_mode;                   /* GJ_SYNC, for tuning: SYNC_AUTO, SYNC_PLAIN or SYNC_HYPOTHESES */
@@ -197,7 +197,6 @@ uint64_t gj_jpeg_block_offset(const gj_jpeg_stream *s, int c);
 uint64_t gj_jpeg_coef_bytes(const gj_jpeg_stream *s);
 int gj_jpeg_upsample_method(const gj_jpeg_stream *s, int c, uint32_t *fx, uint32_t *fy);
 plane_ref gj_jpeg_frame_plane(const gj_frame *f, int i);
-int gj_jpeg_upload_quant(gj_jpeg_decoder *dec);
 /* The native planar format: the IDCT writes the frame's cropped planes directly. */
 int gj_jpeg_write_planar(gj_jpeg_decoder *dec, const gj_frame *out);
 /* Packed formats and gray: IDCT over the coefficients (block-major), then upsample + convert. */

@@ -211,28 +211,41 @@ GJ_FUNC void gj_idct_store_row(GJ_GLOBAL gj_u8 *row, const gj_u32 *words, gj_u32
 }
 
 /*
- * One component: block (bx, by) of the nbx x nby blocks that hold samples is
- * transformed and its samples inside out_w x out_h are written to the plane
- * at out + out_offset with row pitch out_pitch: on the GPU whole rows of 8 as one
- * 8-byte store where aligned, else (and on the host) byte by byte.
- * out_pitch 0 writes block-major instead: the block's 64 samples at out_offset plus
- * GJ_BLOCK_BYTES times its index in the coefficient buffer. With out the coefficient
- * buffer and out_offset 0 they go over the block's own coefficients, which this
- * thread alone reads, all of them before its first store.
+ * Every component of a picture in one launch, a thread per block (p holds where each
+ * component's threads start): block (bx, by) of the component's nbx x nby blocks
+ * that hold samples is transformed and its samples inside out_w x out_h are written
+ * to its plane, at out_c + out_offset with row pitch out_pitch (out_c: out0 to out3,
+ * by component): on the GPU whole rows of 8 as one 8-byte store where aligned, else
+ * (and on the host) byte by byte. out_pitch 0 writes block-major instead: the block's
+ * 64 samples at out_offset plus GJ_BLOCK_BYTES times its index in the coefficient
+ * buffer. With out_c the coefficient buffer and out_offset 0 they go over the block's
+ * own coefficients, which this thread alone reads, all of them before its first store.
  */
-GJ_KERNEL gj_jpeg_idct(GJ_GLOBAL const gj_i16 *coefs, gj_u64 block_offset, gj_u32 blocks_w,
-                       GJ_GLOBAL const gj_u16 *quant, gj_u32 quant_index, gj_u32 nbx, gj_u32 nby,
-                       GJ_GLOBAL gj_u8 *out, gj_u64 out_offset, gj_u32 out_pitch, gj_u32 out_w, gj_u32 out_h)
+GJ_KERNEL gj_jpeg_idct(GJ_GLOBAL const gj_i16 *coefs, GJ_GLOBAL const gj_idct_params *p, GJ_GLOBAL gj_u8 *out0,
+                       GJ_GLOBAL gj_u8 *out1, GJ_GLOBAL gj_u8 *out2, GJ_GLOBAL gj_u8 *out3)
 {
-    gj_u64 id = gj_global_id(), block;
-    gj_u32 bx, by, y, px[16];
+    gj_u64 gid = gj_global_id(), block, out_offset;
+    gj_u32 id, c = 0, k, bx, by, y, nbx, out_pitch, out_w, out_h, px[16];
+    GJ_GLOBAL gj_u8 *out;
 
-    if (id >= (gj_u64)nbx * nby)
+    if (gid >= p->num_blocks)
         return;
-    bx = (gj_u32)(id % nbx);
-    by = (gj_u32)(id / nbx);
-    block = block_offset + (gj_u64)by * blocks_w + bx;
-    gj_idct_islow(coefs + block * 64, quant + quant_index * 64, GJ_IDCT_NARROW_MAX, px);
+    id = (gj_u32)gid;
+    GJ_UNROLL
+    for (k = 1; k < 4; k++)
+        c += id >= p->first_id[k];
+    id -= p->first_id[c];
+    nbx = p->nbx[c];
+    bx = id % nbx;
+    by = id / nbx;
+    block = ((gj_u64)p->block_hi[c] << 32 | p->block_lo[c]) + (gj_u64)by * p->blocks_w[c] + bx;
+    /* Everything read from p before the first store, which might alias it. */
+    out_offset = (gj_u64)p->out_hi[c] << 32 | p->out_lo[c];
+    out_pitch = p->out_pitch[c];
+    out_w = p->out_w[c];
+    out_h = p->out_h[c];
+    out = c == 0 ? out0 : c == 1 ? out1 : c == 2 ? out2 : out3;
+    gj_idct_islow(coefs + block * 64, p->quant[c], GJ_IDCT_NARROW_MAX, px);
     if (!out_pitch) {
         GJ_GLOBAL gj_u8 *row = out + out_offset + block * GJ_BLOCK_BYTES;
         for (y = 0; y < 8; y++, row += 8)

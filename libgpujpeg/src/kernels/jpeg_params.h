@@ -151,6 +151,29 @@ typedef struct gj_color_params {
     gj_u32 offset_hi[4];
 } gj_color_params;
 
+/*
+ * Everything the IDCT kernel needs for every component of a picture at once
+ * (kernels/jpeg_idct.h gj_jpeg_idct): one launch instead of one per component,
+ * whose launches and tails followed each other on the picture's critical path.
+ * The quantisation tables come first, in natural order, one per component.
+ */
+typedef struct gj_idct_params {
+    gj_u16 quant[4][64];
+    gj_u32 num_blocks;          /* threads with a block: every component's nbx * nby */
+    gj_u32 pad[3];
+    gj_u32 first_id[4];         /* the component's first thread (past num_blocks: no component) */
+    gj_u32 nbx[4];              /* blocks per row and rows of blocks that hold samples */
+    gj_u32 nby[4];
+    gj_u32 blocks_w[4];         /* blocks per row of the component in the coefficient buffer */
+    gj_u32 block_lo[4];         /* index of the component's first block in the coefficient buffer */
+    gj_u32 block_hi[4];
+    gj_u32 out_lo[4];           /* byte offset of the component's plane in its output buffer */
+    gj_u32 out_hi[4];
+    gj_u32 out_pitch[4];        /* 0: block-major over the coefficients (see gj_jpeg_idct) */
+    gj_u32 out_w[4];
+    gj_u32 out_h[4];
+} gj_idct_params;
+
 /* Bytes of a block's coefficients; the samples the IDCT makes of them take the
  * first half (kernels/jpeg_idct.h, block-major output). */
 #define GJ_BLOCK_BYTES 128
