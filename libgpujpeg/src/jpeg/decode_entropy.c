@@ -7,6 +7,20 @@
 #include "jpeg/huffman_tables.h"
 #include "log.h"
 
+/* BUF_COUNTER: the rounds' counts of changed groups, then the tickets of the
+ * launches whose last work-group goes on with the next step (kernels/common.h). */
+#define TICKET_GROUP_MAPS SYNC_MAX_ROUNDS
+#define TICKET_SCAN (SYNC_MAX_ROUNDS + 1)
+#define COUNTER_WORDS (SYNC_MAX_ROUNDS + 2)
+
+/* Variant knobs for one measuring run (temporary). */
+static int knob(const char *name, int def)
+{
+    const char *env = getenv(name);
+
+    return env && *env ? atoi(env) : def;
+}
+
 /* The kernels copy slot_info and tables[] as one image of 16-byte words (kernels/jpeg_huffman.h). */
 _Static_assert(offsetof(gj_scan_params, slot_info) % 16 == 0 && sizeof(gj_huff_table) % 16 == 0 &&
                    offsetof(gj_scan_params, tables) == offsetof(gj_scan_params, slot_info) + 4 * GJ_HUFF_SLOT_WORDS,
@@ -97,7 +111,7 @@ static void scan_buffer_sizes(const gj_entropy_layout *e, size_t *sizes)
     sizes[BUF_AGGR] = groups * SCAN_LANES * sizeof(int32_t);
     sizes[BUF_AGGR_HEAD] = groups * sizeof(uint32_t);
     sizes[BUF_CARRY] = groups * SCAN_LANES * sizeof(int32_t);
-    sizes[BUF_COUNTER] = SYNC_MAX_ROUNDS * sizeof(uint32_t);
+    sizes[BUF_COUNTER] = COUNTER_WORDS * sizeof(uint32_t);
 }
 
 /* The scan's buffers (in the output frame where they fit, decode_scan_buffers.c) and
@@ -155,17 +169,21 @@ static int guess_with_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, siz
         GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
         GJ_ARG_BUF(&dec->buf[u->hyp_scratch]), GJ_ARG_U32(0),
     };
-    gj_karg params_scratch[] = { a[0], a[4] };
+    int link = knob("GJ_HYP_LINK", GJ_HYP_LINK_BOTH), fold = knob("GJ_FOLD_RESOLVE", 1);
+    gj_karg params_scratch[] = {
+        a[0], a[4], GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(TICKET_GROUP_MAPS), GJ_ARG_U32(fold),
+    };
     int ret;
 
+    a[5] = GJ_ARG_U32(link == GJ_HYP_LINK_SECOND ? GJ_HYP_LINK_FIRST : link);
     if ((ret = gj_dev_launch(dev, "gj_huff_hyp_decode", hyp_groups, HYP_GROUP, a, 5)) < 0 ||
         (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0)
         return ret;
-    a[5] = GJ_ARG_U32(1);
-    if ((ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0 ||
-        (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, params_scratch, 2)) < 0)
+    a[5] = GJ_ARG_U32(GJ_HYP_LINK_SECOND);
+    if ((link == GJ_HYP_LINK_SECOND && (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0) ||
+        (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, params_scratch, 5)) < 0)
         return ret;
-    return gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, params_scratch, 2);
+    return fold ? 0 : gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, params_scratch, 2);
 }
 
 /*
@@ -254,11 +272,10 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
 
     if (chunks_are_segments(u->layout))
         return 0;
-    if (hyps && (ret = guess_with_hypotheses(dec, u, groups)) < 0)
+    if ((ret = dev->ops->fill_zero(dev, &u->buf[BUF_COUNTER], 0, COUNTER_WORDS * sizeof(uint32_t))) < 0 ||
+        (hyps && (ret = guess_with_hypotheses(dec, u, groups)) < 0))
         return ret;
     gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
-    if ((ret = dev->ops->fill_zero(dev, &u->buf[BUF_COUNTER], 0, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
-        return ret;
     for (round = 0; round < rounds; round++) {
         gj_karg a[] = {
             GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
@@ -289,17 +306,26 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
     return 0;
 }
 
+/* Whether the prefix sums leave the carries across scan groups to the writing kernel. */
+static uint32_t carries_in_write(const gj_jpeg_scan_unit *u)
+{
+    return !chunks_are_segments(u->layout) && gj_jpeg_groups(u->layout->num_chunks, SCAN_GROUP) > 1 &&
+           knob("GJ_FOLD_SCAN", 1);
+}
+
 /* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums,
- * in place: nothing reads the sums afterwards, only the offsets they become. */
+ * in place: nothing reads the sums afterwards, only the offsets they become. The
+ * carries across groups are added by the writing kernel (carries_in_write()). */
 static int prefix_sums(gj_jpeg_scan_unit *u)
 {
     gj_device *dev = u->dev;
-    uint32_t nch = u->layout->num_chunks;
+    uint32_t nch = u->layout->num_chunks, fold = carries_in_write(u);
     size_t groups = gj_jpeg_groups(nch, SCAN_GROUP);
     int ret;
     gj_karg a1[] = {
         GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]),
+        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]),
+        GJ_ARG_U32(TICKET_SCAN), GJ_ARG_BUF(&u->buf[BUF_CARRY]), GJ_ARG_U32(fold),
     };
     gj_karg a2[] = {
         GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
@@ -312,9 +338,9 @@ static int prefix_sums(gj_jpeg_scan_unit *u)
 
     if (chunks_are_segments(u->layout))
         return 0;       /* the writing kernel starts every segment at zero */
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 5)) < 0)
+    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 9)) < 0)
         return ret;
-    if (groups == 1)
+    if (groups == 1 || fold)
         return 0;
     if ((ret = gj_dev_launch(dev, "gj_seg_scan_carries", 1, SCAN_GROUP, a2, 4)) < 0)
         return ret;
@@ -362,7 +388,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     gj_jpeg_scan_unit *u;
     size_t sizes[SCAN_BUFS];
     int ret, first = index == 0;
-    gj_karg a[7];
+    gj_karg a[9];
 
     /* Page-locked, as the layout's arrays: an asynchronous upload (fill_scan_params() sets it all). */
     if (!dec->scan_params_of[index] &&
@@ -407,8 +433,10 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     a[4] = GJ_ARG_BUF(&u->buf[BUF_STATES]);
     a[5] = GJ_ARG_BUF(&u->buf[BUF_SUMS]);
     a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
+    a[7] = GJ_ARG_BUF(&u->buf[BUF_CARRY]);
+    a[8] = GJ_ARG_U32(carries_in_write(u));
     ret = gj_dev_launch(u->dev, "gj_huff_decode_write", gj_jpeg_groups(layout->num_chunks, HUFF_GROUP),
-                        HUFF_GROUP, a, 7);
+                        HUFF_GROUP, a, 9);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;
 }
