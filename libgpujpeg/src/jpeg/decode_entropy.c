@@ -9,9 +9,10 @@
 
 /* BUF_COUNTER: the rounds' counts of changed groups, then the tickets of the
  * launches whose last work-group goes on with the next step (kernels/common.h). */
-#define TICKET_GROUP_MAPS SYNC_MAX_ROUNDS
-#define TICKET_SCAN (SYNC_MAX_ROUNDS + 1)
-#define COUNTER_WORDS (SYNC_MAX_ROUNDS + 2)
+#define TICKET_SYNC SYNC_MAX_ROUNDS       /* one per round */
+#define TICKET_GROUP_MAPS (2 * SYNC_MAX_ROUNDS)
+#define TICKET_SCAN (2 * SYNC_MAX_ROUNDS + 1)
+#define COUNTER_WORDS (2 * SYNC_MAX_ROUNDS + 2)
 
 /* Variant knobs for one measuring run (temporary). */
 static int knob(const char *name, int def)
@@ -268,6 +269,7 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
     size_t nch = u->layout->num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
     uint32_t round, hyps = u->hyps;
     uint32_t rounds = first_pass_exact(u) ? 1 : 1 + rounds_after_first(dec, u);
+    uint32_t fold = !first_pass_exact(u) && knob("GJ_FOLD_FINISH", 1);
     int ret;
 
     if (chunks_are_segments(u->layout))
@@ -285,15 +287,16 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
             GJ_ARG_U32(round),
             /* Without hypotheses the scratch buffer is not read; any valid one will do. */
             GJ_ARG_BUF(hyps ? &dec->buf[u->hyp_scratch] : &u->buf[BUF_STATES]), GJ_ARG_U32(hyps),
+            GJ_ARG_U32(TICKET_SYNC + round), GJ_ARG_U32(fold && round + 1 == rounds),
         };
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 14)) < 0)
             return ret;
         if (round == 0)
             gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
         else
             dec->profile_rounds++;
     }
-    if (!first_pass_exact(u)) {
+    if (!first_pass_exact(u) && !fold) {
         gj_karg a[] = {
             GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
             GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
