@@ -9,18 +9,9 @@
 
 /* BUF_COUNTER: the rounds' counts of changed groups, then the tickets of the
  * launches whose last work-group goes on with the next step (kernels/common.h). */
-#define TICKET_SYNC SYNC_MAX_ROUNDS       /* one per round */
-#define TICKET_GROUP_MAPS (2 * SYNC_MAX_ROUNDS)
-#define TICKET_SCAN (2 * SYNC_MAX_ROUNDS + 1)
-#define COUNTER_WORDS (2 * SYNC_MAX_ROUNDS + 2)
-
-/* Variant knobs for one measuring run (temporary). */
-static int knob(const char *name, int def)
-{
-    const char *env = getenv(name);
-
-    return env && *env ? atoi(env) : def;
-}
+#define TICKET_GROUP_MAPS SYNC_MAX_ROUNDS
+#define TICKET_SCAN (SYNC_MAX_ROUNDS + 1)
+#define COUNTER_WORDS (SYNC_MAX_ROUNDS + 2)
 
 /* The kernels copy slot_info and tables[] as one image of 16-byte words (kernels/jpeg_huffman.h). */
 _Static_assert(offsetof(gj_scan_params, slot_info) % 16 == 0 && sizeof(gj_huff_table) % 16 == 0 &&
@@ -168,23 +159,15 @@ static int guess_with_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, siz
     gj_karg a[] = {
         GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
         GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
-        GJ_ARG_BUF(&dec->buf[u->hyp_scratch]), GJ_ARG_U32(0),
+        GJ_ARG_BUF(&dec->buf[u->hyp_scratch]),
     };
-    int link = knob("GJ_HYP_LINK", GJ_HYP_LINK_BOTH), fold = knob("GJ_FOLD_RESOLVE", 1);
-    gj_karg params_scratch[] = {
-        a[0], a[4], GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(TICKET_GROUP_MAPS), GJ_ARG_U32(fold),
-    };
+    gj_karg maps[] = { a[0], a[4], GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(TICKET_GROUP_MAPS) };
     int ret;
 
-    a[5] = GJ_ARG_U32(link == GJ_HYP_LINK_SECOND ? GJ_HYP_LINK_FIRST : link);
     if ((ret = gj_dev_launch(dev, "gj_huff_hyp_decode", hyp_groups, HYP_GROUP, a, 5)) < 0 ||
-        (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0)
+        (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 5)) < 0)
         return ret;
-    a[5] = GJ_ARG_U32(GJ_HYP_LINK_SECOND);
-    if ((link == GJ_HYP_LINK_SECOND && (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0) ||
-        (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, params_scratch, 5)) < 0)
-        return ret;
-    return fold ? 0 : gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, params_scratch, 2);
+    return gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, maps, 4);
 }
 
 /*
@@ -269,7 +252,6 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
     size_t nch = u->layout->num_chunks, groups = gj_jpeg_groups(nch, HUFF_GROUP);
     uint32_t round, hyps = u->hyps;
     uint32_t rounds = first_pass_exact(u) ? 1 : 1 + rounds_after_first(dec, u);
-    uint32_t fold = !first_pass_exact(u) && knob("GJ_FOLD_FINISH", 1);
     int ret;
 
     if (chunks_are_segments(u->layout))
@@ -287,16 +269,15 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
             GJ_ARG_U32(round),
             /* Without hypotheses the scratch buffer is not read; any valid one will do. */
             GJ_ARG_BUF(hyps ? &dec->buf[u->hyp_scratch] : &u->buf[BUF_STATES]), GJ_ARG_U32(hyps),
-            GJ_ARG_U32(TICKET_SYNC + round), GJ_ARG_U32(fold && round + 1 == rounds),
         };
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 14)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
             return ret;
         if (round == 0)
             gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
         else
             dec->profile_rounds++;
     }
-    if (!first_pass_exact(u) && !fold) {
+    if (!first_pass_exact(u)) {
         gj_karg a[] = {
             GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
             GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
@@ -309,45 +290,22 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
     return 0;
 }
 
-/* Whether the prefix sums leave the carries across scan groups to the writing kernel. */
-static uint32_t carries_in_write(const gj_jpeg_scan_unit *u)
-{
-    return !chunks_are_segments(u->layout) && gj_jpeg_groups(u->layout->num_chunks, SCAN_GROUP) > 1 &&
-           knob("GJ_FOLD_SCAN", 1);
-}
-
 /* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums,
- * in place: nothing reads the sums afterwards, only the offsets they become. The
- * carries across groups are added by the writing kernel (carries_in_write()). */
+ * in place: nothing reads the sums afterwards, only the offsets they become (but
+ * for the carries across the kernel's work-groups, added by the writing kernel). */
 static int prefix_sums(gj_jpeg_scan_unit *u)
 {
     gj_device *dev = u->dev;
-    uint32_t nch = u->layout->num_chunks, fold = carries_in_write(u);
-    size_t groups = gj_jpeg_groups(nch, SCAN_GROUP);
-    int ret;
-    gj_karg a1[] = {
+    uint32_t nch = u->layout->num_chunks;
+    gj_karg a[] = {
         GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
         GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]),
-        GJ_ARG_U32(TICKET_SCAN), GJ_ARG_BUF(&u->buf[BUF_CARRY]), GJ_ARG_U32(fold),
-    };
-    gj_karg a2[] = {
-        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
-        GJ_ARG_BUF(&u->buf[BUF_CARRY]),
-    };
-    gj_karg a3[] = {
-        GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&u->buf[BUF_CARRY]),
+        GJ_ARG_U32(TICKET_SCAN), GJ_ARG_BUF(&u->buf[BUF_CARRY]),
     };
 
     if (chunks_are_segments(u->layout))
         return 0;       /* the writing kernel starts every segment at zero */
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 9)) < 0)
-        return ret;
-    if (groups == 1 || fold)
-        return 0;
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_carries", 1, SCAN_GROUP, a2, 4)) < 0)
-        return ret;
-    return gj_dev_launch(dev, "gj_seg_scan_add", groups, SCAN_GROUP, a3, 4);
+    return gj_dev_launch(dev, "gj_seg_scan_groups", gj_jpeg_groups(nch, SCAN_GROUP), SCAN_GROUP, a, 8);
 }
 
 /*
@@ -391,7 +349,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     gj_jpeg_scan_unit *u;
     size_t sizes[SCAN_BUFS];
     int ret, first = index == 0;
-    gj_karg a[9];
+    gj_karg a[8];
 
     /* Page-locked, as the layout's arrays: an asynchronous upload (fill_scan_params() sets it all). */
     if (!dec->scan_params_of[index] &&
@@ -437,9 +395,8 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     a[5] = GJ_ARG_BUF(&u->buf[BUF_SUMS]);
     a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
     a[7] = GJ_ARG_BUF(&u->buf[BUF_CARRY]);
-    a[8] = GJ_ARG_U32(carries_in_write(u));
     ret = gj_dev_launch(u->dev, "gj_huff_decode_write", gj_jpeg_groups(layout->num_chunks, HUFF_GROUP),
-                        HUFF_GROUP, a, 9);
+                        HUFF_GROUP, a, 8);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;
 }

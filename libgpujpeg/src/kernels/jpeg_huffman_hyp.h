@@ -18,12 +18,12 @@
  *      may still equal some hypothesis' end state. That gives a map h' -> h per
  *      chunk. When nothing matches at all (about 2% of the links of a 4:2:0 photo),
  *      the end state itself becomes an extra state of chunk i, "X(h')" with index
- *      hyps + h', and a second pass (level 1) links X(h') of chunk i into chunk
- *      i+1 the same way; what fails there is guessed as hypothesis 0;
+ *      hyps + h', and the same thread links X(h') of chunk i into chunk i+1 the
+ *      same way (level 1); what fails there is guessed as hypothesis 0;
  *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks (and
- *      keeps every chunk's path) and gj_huff_hyp_resolve walks the group maps of
- *      the scan in order, so that each group knows the state index of the chunk
- *      before it; a segment's first chunk is exact as hypothesis 0.
+ *      keeps every chunk's path), and its last work-group walks the group maps
+ *      of the scan in order, so that each group knows the state index of the
+ *      chunk before it; a segment's first chunk is exact as hypothesis 0.
  * The guesses are only guesses: gj_huff_sync decodes every chunk from its
  * predecessor's guessed end state and corrects the few that were wrong.
  */
@@ -104,17 +104,17 @@ GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_packed_state *hyp_states,
 
 /*
  * The MATCH filters (jpeg_huffman.h GJ_HYP_FILTER_BITS) of the chunks whose
- * hypotheses the work-group's threads link into, from their marks (and of the
- * chunk after them with `next`): *first gets the first of those chunks.
+ * hypotheses the work-group's threads link into, and of the chunk after them
+ * (level 1), from their marks: *first gets the first of those chunks.
  */
 #define GJ_HYP_FILTER_CHUNKS (GJ_HYP_GROUP / 3 + 3)     /* hypotheses pay with 3 or more slots */
 GJ_FUNC void gj_huff_hyp_build_filters(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u16 *hyp_marks,
-                                       gj_u32 next, GJ_LOCAL gj_u32 *filters, gj_u32 *first)
+                                       GJ_LOCAL gj_u32 *filters, gj_u32 *first)
 {
     gj_u32 hyps = p->blocks_in_mcu, per_chunk = hyps * GJ_HYP_MARKS, i;
     gj_u64 first_id = (gj_u64)gj_group_id() * gj_group_size();
     gj_u32 lo = (gj_u32)(first_id / hyps);
-    gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps + next, (gj_u64)p->num_chunks - 1);
+    gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps + 1, (gj_u64)p->num_chunks - 1);
     gj_u32 count = lo <= hi ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
 
     *first = lo;
@@ -169,20 +169,17 @@ GJ_FUNC gj_u32 gj_huff_hyp_link_one(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL 
 }
 
 /*
- * level GJ_HYP_LINK_FIRST: links hypothesis h of chunk - 1 into the chunk (map
- * entry h), storing the end state as X(h) when nothing matches; level
- * GJ_HYP_LINK_SECOND, a launch of its own: links X(h) of chunk - 1, where it exists
- * (map entry hyps + h). A map row has 2 * hyps entries.
- * GJ_HYP_LINK_BOTH does both in one launch: a thread whose link fails goes on
- * with X(h) into the next chunk at once (entry hyps + h of the next row, which
- * this thread then owns), instead of a second launch in which nearly every
- * work-group only loaded its tables (about 2 % of the links fail).
- * GJ_HYP_LINK_GUESS leaves the second level out: X(h)'s successor is guessed as
- * hypothesis 0 and left to gj_huff_sync.
+ * Level 0 links hypothesis h of chunk - 1 into the chunk (map entry h); where
+ * nothing matches, the end state becomes X(h) and the thread goes on at once with
+ * level 1, X(h) linked into the next chunk (entry hyps + h of the next row, which
+ * this thread owns). Level 1 as a launch of its own cost an HD q90 picture 32 us
+ * on an H200, nearly all of it work-groups loading tables for no link; guessing
+ * X(h)'s successor instead left long chains to gj_huff_sync (0.71 ms instead of
+ * 0.45; doc/benchmarks.md). A map row has 2 * hyps entries.
  */
 GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                            GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                           GJ_GLOBAL gj_u8 *scratch, gj_u32 level)
+                           GJ_GLOBAL gj_u8 *scratch)
 {
     GJ_GLOBAL const gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
     GJ_GLOBAL const gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
@@ -192,34 +189,20 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_u32 filters[GJ_HYP_FILTER_CHUNKS * GJ_HYP_FILTER_WORDS];
     gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result, first_filtered;
-    gj_u32 second = level == GJ_HYP_LINK_SECOND, both = level == GJ_HYP_LINK_BOTH;
     gj_huff_state st;
     GJ_GLOBAL const gj_segment *seg;
     GJ_GLOBAL gj_u8 *row;
 
     gj_huff_load_tables(p, tables, slot_info);
-    gj_huff_hyp_build_filters(p, hyp_marks, both, filters, &first_filtered);
+    gj_huff_hyp_build_filters(p, hyp_marks, filters, &first_filtered);
     if (!gj_huff_hyp_thread(p, &chunk, &h))
         return;
     row = &hyp_map[(gj_u64)chunk * 2 * hyps];
     seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    if (second) {
-        if (idx == 0) {
-            row[hyps + h] = (gj_u8)GJ_HYP_HEAD;
-        } else if (hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] != hyps + h) {
-            row[hyps + h] = (gj_u8)GJ_HYP_NONE;     /* X(h) of the chunk before does not exist */
-        } else {
-            gj_huff_state_load(&st, &hyp_x[(gj_u64)(chunk - 1) * hyps + h]);
-            row[hyps + h] = (gj_u8)gj_huff_hyp_link_one(p, tables, slot_info, words, seg, hyp_states, hyp_marks,
-                                                        filters, first_filtered, chunk, &st);
-        }
-        return;
-    }
     if (idx == 0) {
         result = GJ_HYP_HEAD;
-        if (level != GJ_HYP_LINK_FIRST)
-            row[hyps + h] = (gj_u8)GJ_HYP_HEAD;     /* no second launch writes it */
+        row[hyps + h] = (gj_u8)GJ_HYP_HEAD;     /* no thread of the chunk before writes it */
     } else {
         gj_huff_state_load(&st, &hyp_states[(gj_u64)(chunk - 1) * hyps + h]);
         result = gj_huff_hyp_link_one(p, tables, slot_info, words, seg, hyp_states, hyp_marks, filters,
@@ -230,12 +213,11 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
         }
     }
     row[h] = (gj_u8)result;
-    if (level == GJ_HYP_LINK_FIRST || is_last)
-        return;     /* the next chunk's own thread writes its row (a segment's first chunk) */
-    /* The next row's entry hyps + h: X(h) of this chunk linked, or none. */
-    row[2 * hyps + hyps + h] = (gj_u8)(both && result == hyps + h ?
+    if (is_last)
+        return;     /* the next chunk begins a segment: its own threads write its row */
+    row[2 * hyps + hyps + h] = (gj_u8)(result == hyps + h ?
         gj_huff_hyp_link_one(p, tables, slot_info, words, seg, hyp_states, hyp_marks, filters, first_filtered,
-                             chunk + 1, &st) : GJ_HYP_NONE);
+                             chunk + 1, &st) : GJ_HYP_NONE);    /* GJ_HYP_NONE: X(h) does not exist */
 }
 
 /* Copies map rows first .. first + count - 1 (of `row` entries) to local memory. */
@@ -296,11 +278,12 @@ GJ_FUNC void gj_huff_hyp_resolve_groups(GJ_GLOBAL const gj_scan_params *p, GJ_GL
  * gj_huff_sync finds every chunk's guess with one load (gj_huff_hyp_guess())
  * instead of walking its group again (thread 0 walking while the others waited was
  * an eighth of its stall samples on an H200).
- * With `resolve`, the last work-group to finish (ticket counters[ticket]) does
- * gj_huff_hyp_resolve's walk too: a launch less on the chain of a small picture.
+ * The last work-group to finish (ticket counters[ticket]) then resolves the group
+ * inputs (gj_huff_hyp_resolve_groups()): a launch less on the chain of a small
+ * picture.
  */
 GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch,
-                                 GJ_GLOBAL gj_u32 *counters, gj_u32 ticket, gj_u32 resolve)
+                                 GJ_GLOBAL gj_u32 *counters, gj_u32 ticket)
 {
     GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
@@ -318,24 +301,12 @@ GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj
         }
         group_map[(gj_u64)g * 2 * hyps + t] = (gj_u8)i;
     }
-    /* l_map is free again once every thread passed the ticket's first barrier; no
-     * return before the barriers (PoCL's work-group compiler breaks on some). */
-    gj_huff_hyp_resolve_groups(p, scratch, gj_last_group(&counters[ticket], &l_last) && resolve ? p->num_groups : 0,
+    /* l_map is free again once every thread passed the ticket's first barrier. */
+    gj_huff_hyp_resolve_groups(p, scratch, gj_last_group(&counters[ticket], &l_last) ? p->num_groups : 0,
                                GJ_HUFF_GROUP, l_map, l_in, &l_i);
 }
 
-/* One work-group: group_in[g] = the state index of the chunk before group g. */
-#define GJ_HYP_RESOLVE_TILE 1024
-GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
-{
-    GJ_LOCAL_DECL gj_u8 l_map[GJ_HYP_RESOLVE_TILE * 2 * GJ_MAX_SLOTS];
-    GJ_LOCAL_DECL gj_u8 l_in[GJ_HYP_RESOLVE_TILE];
-    GJ_LOCAL_DECL gj_u32 l_i;
-
-    gj_huff_hyp_resolve_groups(p, scratch, p->num_groups, GJ_HYP_RESOLVE_TILE, l_map, l_in, &l_i);
-}
-
-/* For gj_huff_sync's first pass, after gj_huff_hyp_resolve: the state index of the
+/* For gj_huff_sync's first pass, after gj_huff_hyp_group_maps: the state index of the
  * chunk (its guessed end state), from its path entry for its group's start. */
 GJ_FUNC gj_u32 gj_huff_hyp_guess(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch, gj_u32 chunk)
 {

@@ -21,7 +21,8 @@
  *      also kept per round in a small array of group "bounds" (round r reads
  *      round r - 1's half and writes its own);
  *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
- *      inside each segment (scan.h);
+ *      inside each segment (scan.h; the carries across its work-groups are
+ *      added by step 4);
  *   4. gj_huff_decode_write: each chunk decodes from its true start and writes
  *      its coefficients, with the DC predictor from the prefix sums.
  * The scan's Huffman tables are copied to local memory by every work-group.
@@ -132,64 +133,6 @@ GJ_FUNC gj_u32 gj_huff_last_in_group(GJ_GLOBAL const gj_scan_params *p, gj_u32 c
 }
 
 /*
- * Step 2's end, without the host: one work-group finishes what the queued rounds
- * left undone (`walk`: the last round's count of changed groups is not 0; the
- * same for every thread), walking the groups in order, so that the decode needs no
- * round trip to the host. Each group redoes its fixpoint when the end state before
- * it changed in the last round or in this walk; its own last end state is then
- * exact. states are the last round's outputs, updated in place (the
- * GJ_STATE_CHANGED marks keep the round's, or-ed with the walk's: the walk reads
- * them a block of groups ahead). Rare (long chains of wrong guesses), so slow is
- * acceptable; the tests force it.
- */
-GJ_FUNC void gj_huff_sync_walk(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
-                               GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
-                               GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                               GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_i32 *sums_out, gj_u32 walk,
-                               GJ_LOCAL gj_huff_group_states *l, GJ_LOCAL gj_u32 *l_dirty)
-{
-    gj_u32 t = gj_local_id(), base, g, carry = 0;
-
-    for (base = walk ? 0 : p->num_groups; base < p->num_groups; base += GJ_HUFF_GROUP) {
-        /* Which groups the last round left a changed predecessor, a block of them at a time. */
-        g = base + t;
-        l_dirty[t] = g < p->num_groups && gj_huff_group_follows(p, segs, chunk_seg, g) &&
-                     gj_huff_state_changed(&states[g * GJ_HUFF_GROUP - 1]);
-        gj_barrier();
-        for (g = base; g < p->num_groups && g < base + GJ_HUFF_GROUP; g++) {
-            gj_u32 chunk = g * GJ_HUFF_GROUP + t, valid = chunk < p->num_chunks, follows = 0, ch = 0, idx, limit, last;
-            gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
-            GJ_GLOBAL const gj_segment *seg = 0;
-
-            if (t == 0) {
-                l->active = gj_huff_group_follows(p, segs, chunk_seg, g) && (l_dirty[g - base] || carry);
-                l->last_changed = 0;
-            }
-            gj_barrier();
-            if (valid) {
-                seg = &segs[chunk_seg[chunk]];
-                gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &last);
-                follows = idx != 0;
-                ch = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l->active,
-                                          &states[chunk], &states[chunk ? chunk - 1 : 0], &st, &old, sums_out);
-                gj_huff_group_publish(l, t, &st);
-            }
-            l->changed[t] = ch;
-            gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && follows, &st, sums_out, l);
-            if (valid) {
-                ch = !gj_huff_state_equal(&st, &old);
-                gj_huff_state_store(&states[chunk], &st, ch || gj_huff_state_changed(&states[chunk]));
-                if (gj_huff_last_in_group(p, chunk))
-                    l->last_changed = ch;
-            }
-            gj_barrier();
-            carry = l->active && l->last_changed;
-            gj_barrier();
-        }
-    }
-}
-
-/*
  * Steps 1 and 2 (see the top of this file). round 0 is the first pass, from the
  * slot hypotheses' guesses when num_hyps is not 0; in later rounds a group works
  * only when the end state of the chunk before it changed in the previous round
@@ -204,12 +147,11 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                        GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                        GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_huff_packed_state *bounds,
                        GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 counter,
-                       gj_u32 round, GJ_GLOBAL gj_u8 *scratch, gj_u32 num_hyps, gj_u32 ticket, gj_u32 finish)
+                       gj_u32 round, GJ_GLOBAL gj_u8 *scratch, gj_u32 num_hyps)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_huff_group_states l;
-    GJ_LOCAL_DECL gj_u32 l_dirty[GJ_HUFF_GROUP], l_last;
     gj_u32 t = gj_local_id(), g = gj_group_id(), first = g * GJ_HUFF_GROUP, chunk = first + t;
     gj_u32 valid = chunk < p->num_chunks, seg_first = 0, changed = 0, idx, limit, is_last;
     gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
@@ -259,13 +201,18 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                 gj_atomic_add_u32(num_changed + counter, 1u);
         }
     }
-    /* With `finish` (the last round), its last work-group to end (ticket
-     * num_changed[ticket]) walks what is left: gj_huff_sync_finish's launch less. */
-    gj_huff_sync_walk(p, tables, slot_info, words, segs, chunk_seg, states, sums_out,
-                      gj_last_group(&num_changed[ticket], &l_last) && finish && num_changed[counter], &l, l_dirty);
 }
 
-/* gj_huff_sync_walk() as a launch of its own (one work-group), after the last round. */
+/*
+ * Step 2's end, without the host: one work-group finishes what the queued rounds
+ * left undone (num_changed[counter], the last round's count, is not 0), walking
+ * the groups in order, so that the decode needs no round trip to the host. Each
+ * group redoes its fixpoint when the end state before it changed in the last
+ * round or in this walk; its own last end state is then exact. states are the last
+ * round's outputs, updated in place (the GJ_STATE_CHANGED marks keep the round's,
+ * or-ed with the walk's: the walk reads them a block of groups ahead). Rare (long
+ * chains of wrong guesses), so slow is acceptable; the tests force it.
+ */
 GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                               GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                               GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_i32 *sums_out,
@@ -275,22 +222,59 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_huff_group_states l;
     GJ_LOCAL_DECL gj_u32 l_dirty[GJ_HUFF_GROUP];
+    gj_u32 t = gj_local_id(), base, g, carry = 0;
 
     gj_huff_load_tables(p, tables, slot_info);
-    gj_huff_sync_walk(p, tables, slot_info, words, segs, chunk_seg, states, sums_out, num_changed[counter] != 0, &l,
-                      l_dirty);
+    /* Nothing to walk when the last round changed nothing (the same for every thread). */
+    for (base = num_changed[counter] ? 0 : p->num_groups; base < p->num_groups; base += GJ_HUFF_GROUP) {
+        /* Which groups the last round left a changed predecessor, a block of them at a time. */
+        g = base + t;
+        l_dirty[t] = g < p->num_groups && gj_huff_group_follows(p, segs, chunk_seg, g) &&
+                     gj_huff_state_changed(&states[g * GJ_HUFF_GROUP - 1]);
+        gj_barrier();
+        for (g = base; g < p->num_groups && g < base + GJ_HUFF_GROUP; g++) {
+            gj_u32 chunk = g * GJ_HUFF_GROUP + t, valid = chunk < p->num_chunks, follows = 0, ch = 0, idx, limit, last;
+            gj_huff_state st = { 0, 0, 0, 0 }, old = { 0, 0, 0, 0 };
+            GJ_GLOBAL const gj_segment *seg = 0;
+
+            if (t == 0) {
+                l.active = gj_huff_group_follows(p, segs, chunk_seg, g) && (l_dirty[g - base] || carry);
+                l.last_changed = 0;
+            }
+            gj_barrier();
+            if (valid) {
+                seg = &segs[chunk_seg[chunk]];
+                gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &last);
+                follows = idx != 0;
+                ch = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active,
+                                          &states[chunk], &states[chunk ? chunk - 1 : 0], &st, &old, sums_out);
+                gj_huff_group_publish(&l, t, &st);
+            }
+            l.changed[t] = ch;
+            gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && follows, &st, sums_out, &l);
+            if (valid) {
+                ch = !gj_huff_state_equal(&st, &old);
+                gj_huff_state_store(&states[chunk], &st, ch || gj_huff_state_changed(&states[chunk]));
+                if (gj_huff_last_in_group(p, chunk))
+                    l.last_changed = ch;
+            }
+            gj_barrier();
+            carry = l.active && l.last_changed;
+            gj_barrier();
+        }
+    }
 }
 
 /*
  * Step 4: decode every chunk from its true start and write coefficients.
  * offsets[chunk] holds the exclusive in-segment prefix sums of the chunks' sums
- * (scan.h turned the sums into them in place), without their scan group's carry
- * when `carries` is set (gj_seg_scan_groups(): the carry is added here).
+ * (scan.h turned the sums into them in place), but for their scan group's carry,
+ * added here (gj_seg_scan_carry_of()).
  */
 GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                                GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                                GJ_GLOBAL const gj_huff_packed_state *states, GJ_GLOBAL const gj_i32 *offsets,
-                               GJ_GLOBAL gj_i16 *coefs, GJ_GLOBAL const gj_i32 *carry, gj_u32 carries)
+                               GJ_GLOBAL gj_i16 *coefs, GJ_GLOBAL const gj_i32 *carry)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
@@ -331,7 +315,7 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         out.dc_base1 = off[2];
         out.dc_base2 = off[3];
         out.dc_base3 = off[4];
-        if (carries && gj_seg_scan_carry_of(chunk_seg, chunk)) {
+        if (gj_seg_scan_carry_of(chunk_seg, chunk)) {
             off = &carry[(gj_u64)(chunk / GJ_SCAN_GROUP) * GJ_SCAN_LANES];
             out.first_block += (gj_u32)off[0];
             out.dc_base0 += off[1];

@@ -77,12 +77,6 @@ typedef struct gj_scan_params {
 #define GJ_HYP_ARRAY_GROUP_MAP 4    /* gj_u8 [groups][2 * hyps] */
 #define GJ_HYP_ARRAY_GROUP_IN 5     /* gj_u8 [groups] */
 
-/* gj_huff_hyp_link's level argument (kernels/jpeg_huffman_hyp.h). */
-#define GJ_HYP_LINK_FIRST 0         /* hypotheses into the next chunk, X(h) where none matches */
-#define GJ_HYP_LINK_SECOND 1        /* X(h) into the next chunk, a launch of its own */
-#define GJ_HYP_LINK_BOTH 2          /* the first, each failed link going on with X(h) */
-#define GJ_HYP_LINK_GUESS 3         /* the first; X(h)'s successor guessed */
-
 /* One entropy-coded segment (a restart interval, or the whole scan): unstuffed bits. */
 typedef struct gj_segment {
     gj_u32 bit_start_lo;       /* first bit in the unstuffed buffer (64-bit: lo/hi) */
