@@ -7,6 +7,12 @@
 #include "jpeg/huffman_tables.h"
 #include "log.h"
 
+/* BUF_COUNTER: the rounds' counts of changed groups, then the tickets of the
+ * launches whose last work-group goes on with the next step (kernels/common.h). */
+#define TICKET_GROUP_MAPS SYNC_MAX_ROUNDS
+#define TICKET_SCAN (SYNC_MAX_ROUNDS + 1)
+#define COUNTER_WORDS (SYNC_MAX_ROUNDS + 2)
+
 /* The kernels copy slot_info and tables[] as one image of 16-byte words (kernels/jpeg_huffman.h). */
 _Static_assert(offsetof(gj_scan_params, slot_info) % 16 == 0 && sizeof(gj_huff_table) % 16 == 0 &&
                    offsetof(gj_scan_params, tables) == offsetof(gj_scan_params, slot_info) + 4 * GJ_HUFF_SLOT_WORDS,
@@ -97,7 +103,7 @@ static void scan_buffer_sizes(const gj_entropy_layout *e, size_t *sizes)
     sizes[BUF_AGGR] = groups * SCAN_LANES * sizeof(int32_t);
     sizes[BUF_AGGR_HEAD] = groups * sizeof(uint32_t);
     sizes[BUF_CARRY] = groups * SCAN_LANES * sizeof(int32_t);
-    sizes[BUF_COUNTER] = SYNC_MAX_ROUNDS * sizeof(uint32_t);
+    sizes[BUF_COUNTER] = COUNTER_WORDS * sizeof(uint32_t);
 }
 
 /* The scan's buffers (in the output frame where they fit, decode_scan_buffers.c) and
@@ -153,19 +159,15 @@ static int guess_with_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, siz
     gj_karg a[] = {
         GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
         GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
-        GJ_ARG_BUF(&dec->buf[u->hyp_scratch]), GJ_ARG_U32(0),
+        GJ_ARG_BUF(&dec->buf[u->hyp_scratch]),
     };
-    gj_karg params_scratch[] = { a[0], a[4] };
+    gj_karg maps[] = { a[0], a[4], GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(TICKET_GROUP_MAPS) };
     int ret;
 
     if ((ret = gj_dev_launch(dev, "gj_huff_hyp_decode", hyp_groups, HYP_GROUP, a, 5)) < 0 ||
-        (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0)
+        (ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 5)) < 0)
         return ret;
-    a[5] = GJ_ARG_U32(1);
-    if ((ret = gj_dev_launch(dev, "gj_huff_hyp_link", hyp_groups, HYP_GROUP, a, 6)) < 0 ||
-        (ret = gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, params_scratch, 2)) < 0)
-        return ret;
-    return gj_dev_launch(dev, "gj_huff_hyp_resolve", 1, 256, params_scratch, 2);
+    return gj_dev_launch(dev, "gj_huff_hyp_group_maps", groups, HUFF_GROUP, maps, 4);
 }
 
 /*
@@ -254,11 +256,10 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
 
     if (chunks_are_segments(u->layout))
         return 0;
-    if (hyps && (ret = guess_with_hypotheses(dec, u, groups)) < 0)
+    if ((ret = dev->ops->fill_zero(dev, &u->buf[BUF_COUNTER], 0, COUNTER_WORDS * sizeof(uint32_t))) < 0 ||
+        (hyps && (ret = guess_with_hypotheses(dec, u, groups)) < 0))
         return ret;
     gj_jpeg_profile_mark(dec, ST_HYPOTHESES);
-    if ((ret = dev->ops->fill_zero(dev, &u->buf[BUF_COUNTER], 0, SYNC_MAX_ROUNDS * sizeof(uint32_t))) < 0)
-        return ret;
     for (round = 0; round < rounds; round++) {
         gj_karg a[] = {
             GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
@@ -290,35 +291,21 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
 }
 
 /* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums,
- * in place: nothing reads the sums afterwards, only the offsets they become. */
+ * in place: nothing reads the sums afterwards, only the offsets they become (but
+ * for the carries across the kernel's work-groups, added by the writing kernel). */
 static int prefix_sums(gj_jpeg_scan_unit *u)
 {
     gj_device *dev = u->dev;
     uint32_t nch = u->layout->num_chunks;
-    size_t groups = gj_jpeg_groups(nch, SCAN_GROUP);
-    int ret;
-    gj_karg a1[] = {
+    gj_karg a[] = {
         GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]),
-    };
-    gj_karg a2[] = {
-        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_U32(groups),
-        GJ_ARG_BUF(&u->buf[BUF_CARRY]),
-    };
-    gj_karg a3[] = {
-        GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
-        GJ_ARG_BUF(&u->buf[BUF_CARRY]),
+        GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]),
+        GJ_ARG_U32(TICKET_SCAN), GJ_ARG_BUF(&u->buf[BUF_CARRY]),
     };
 
     if (chunks_are_segments(u->layout))
         return 0;       /* the writing kernel starts every segment at zero */
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_groups", groups, SCAN_GROUP, a1, 5)) < 0)
-        return ret;
-    if (groups == 1)
-        return 0;
-    if ((ret = gj_dev_launch(dev, "gj_seg_scan_carries", 1, SCAN_GROUP, a2, 4)) < 0)
-        return ret;
-    return gj_dev_launch(dev, "gj_seg_scan_add", groups, SCAN_GROUP, a3, 4);
+    return gj_dev_launch(dev, "gj_seg_scan_groups", gj_jpeg_groups(nch, SCAN_GROUP), SCAN_GROUP, a, 8);
 }
 
 /*
@@ -362,7 +349,7 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     gj_jpeg_scan_unit *u;
     size_t sizes[SCAN_BUFS];
     int ret, first = index == 0;
-    gj_karg a[7];
+    gj_karg a[8];
 
     /* Page-locked, as the layout's arrays: an asynchronous upload (fill_scan_params() sets it all). */
     if (!dec->scan_params_of[index] &&
@@ -407,8 +394,9 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     a[4] = GJ_ARG_BUF(&u->buf[BUF_STATES]);
     a[5] = GJ_ARG_BUF(&u->buf[BUF_SUMS]);
     a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
+    a[7] = GJ_ARG_BUF(&u->buf[BUF_CARRY]);
     ret = gj_dev_launch(u->dev, "gj_huff_decode_write", gj_jpeg_groups(layout->num_chunks, HUFF_GROUP),
-                        HUFF_GROUP, a, 7);
+                        HUFF_GROUP, a, 8);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;
 }

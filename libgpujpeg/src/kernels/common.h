@@ -45,8 +45,12 @@ typedef long long gj_i64;
 #define gj_local_id() ((gj_u32)threadIdx.x)
 #define gj_group_id() ((gj_u32)blockIdx.x)
 #define gj_group_size() ((gj_u32)blockDim.x)
+#define gj_num_groups() ((gj_u32)gridDim.x)
 #define gj_global_id() ((gj_u64)blockIdx.x * blockDim.x + threadIdx.x)
 #define gj_barrier() __syncthreads()
+/* Orders this thread's global writes before its later ones for every work-group
+ * (the last work-group of a launch reads what the others wrote: a ticket). */
+#define gj_global_fence() __threadfence()
 #define gj_atomic_add_u32(p, v) atomicAdd((p), (v))
 #define gj_atomic_or_u32(p, v) atomicOr((p), (v))
 #define gj_atomic_xor_u32(p, v) atomicXor((p), (v))
@@ -83,8 +87,10 @@ typedef long gj_i64;
 #define gj_local_id() ((gj_u32)get_local_id(0))
 #define gj_group_id() ((gj_u32)get_group_id(0))
 #define gj_group_size() ((gj_u32)get_local_size(0))
+#define gj_num_groups() ((gj_u32)get_num_groups(0))
 #define gj_global_id() ((gj_u64)get_global_id(0))
 #define gj_barrier() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define gj_global_fence() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #define gj_atomic_add_u32(p, v) atomic_add((p), (v))
 #define gj_atomic_or_u32(p, v) atomic_or((p), (v))
 #define gj_atomic_xor_u32(p, v) atomic_xor((p), (v))
@@ -220,6 +226,27 @@ GJ_FUNC gj_i32 gj_dot4_u8(gj_u32 a, gj_u32 b, gj_i32 acc)
 {
     return (gj_i32)((a & 255u) * (b & 255u) + (a >> 8 & 255u) * (b >> 8 & 255u) +
                     (a >> 16 & 255u) * (b >> 16 & 255u) + (a >> 24) * (b >> 24) + (gj_u32)acc);
+}
+#endif
+
+#if defined(__CUDACC__) || defined(__OPENCL_VERSION__)
+/*
+ * Whether this work-group is the last of its launch to get here: *ticket (zero
+ * before the launch) counts the groups. What every group wrote before the call is
+ * visible to the last one after it, so that one can go on with a step that needs
+ * all of them (a launch less on a chain of small ones). Every thread calls it, at
+ * the top level (barriers).
+ */
+GJ_FUNC gj_u32 gj_last_group(GJ_GLOBAL gj_u32 *ticket, GJ_LOCAL gj_u32 *l_last)
+{
+    gj_barrier();
+    if (gj_local_id() == 0) {
+        gj_global_fence();
+        *l_last = gj_atomic_add_u32(ticket, 1u) == gj_num_groups() - 1;
+        gj_global_fence();
+    }
+    gj_barrier();
+    return *l_last;
 }
 #endif
 

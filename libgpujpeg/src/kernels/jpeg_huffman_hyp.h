@@ -18,12 +18,12 @@
  *      may still equal some hypothesis' end state. That gives a map h' -> h per
  *      chunk. When nothing matches at all (about 2% of the links of a 4:2:0 photo),
  *      the end state itself becomes an extra state of chunk i, "X(h')" with index
- *      hyps + h', and a second pass (level 1) links X(h') of chunk i into chunk
- *      i+1 the same way; what fails there is guessed as hypothesis 0;
+ *      hyps + h', and the same thread links X(h') of chunk i into chunk i+1 the
+ *      same way (level 1); what fails there is guessed as hypothesis 0;
  *   3. gj_huff_hyp_group_maps composes the maps of each work-group's chunks (and
- *      keeps every chunk's path) and gj_huff_hyp_resolve walks the group maps of
- *      the scan in order, so that each group knows the state index of the chunk
- *      before it; a segment's first chunk is exact as hypothesis 0.
+ *      keeps every chunk's path), and its last work-group walks the group maps
+ *      of the scan in order, so that each group knows the state index of the
+ *      chunk before it; a segment's first chunk is exact as hypothesis 0.
  * The guesses are only guesses: gj_huff_sync decodes every chunk from its
  * predecessor's guessed end state and corrects the few that were wrong.
  */
@@ -104,17 +104,17 @@ GJ_FUNC void gj_huff_hyp_state(GJ_GLOBAL const gj_huff_packed_state *hyp_states,
 
 /*
  * The MATCH filters (jpeg_huffman.h GJ_HYP_FILTER_BITS) of the chunks whose
- * hypotheses the work-group's threads link into, from their marks: *first gets
- * the first of those chunks.
+ * hypotheses the work-group's threads link into, and of the chunk after them
+ * (level 1), from their marks: *first gets the first of those chunks.
  */
-#define GJ_HYP_FILTER_CHUNKS (GJ_HYP_GROUP / 3 + 2)     /* hypotheses pay with 3 or more slots */
+#define GJ_HYP_FILTER_CHUNKS (GJ_HYP_GROUP / 3 + 3)     /* hypotheses pay with 3 or more slots */
 GJ_FUNC void gj_huff_hyp_build_filters(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u16 *hyp_marks,
                                        GJ_LOCAL gj_u32 *filters, gj_u32 *first)
 {
     gj_u32 hyps = p->blocks_in_mcu, per_chunk = hyps * GJ_HYP_MARKS, i;
     gj_u64 first_id = (gj_u64)gj_group_id() * gj_group_size();
     gj_u32 lo = (gj_u32)(first_id / hyps);
-    gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps, (gj_u64)p->num_chunks - 1);
+    gj_u32 hi = (gj_u32)gj_min((first_id + gj_group_size() - 1) / hyps + 1, (gj_u64)p->num_chunks - 1);
     gj_u32 count = lo <= hi ? gj_min(hi - lo + 1, (gj_u32)GJ_HYP_FILTER_CHUNKS) : 0;
 
     *first = lo;
@@ -130,44 +130,22 @@ GJ_FUNC void gj_huff_hyp_build_filters(GJ_GLOBAL const gj_scan_params *p, GJ_GLO
 }
 
 /*
- * level 0: links hypothesis h of chunk - 1 into the chunk (map entry h), storing
- * the end state as X(h) when nothing matches; level 1: links X(h) of chunk - 1,
- * where it exists (map entry hyps + h). A map row has 2 * hyps entries.
+ * Links a decoder that starts chunk `chunk` (not a segment's first) in state *st:
+ * returns the hypothesis of the chunk it falls onto, or GJ_HYP_NONE with *st the
+ * chunk's end state as reached from that start.
  */
-GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
-                           GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                           GJ_GLOBAL gj_u8 *scratch, gj_u32 level)
+GJ_FUNC gj_u32 gj_huff_hyp_link_one(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
+                                    GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
+                                    GJ_GLOBAL const gj_segment *seg, GJ_GLOBAL const gj_huff_packed_state *hyp_states,
+                                    GJ_GLOBAL const gj_u16 *hyp_marks, GJ_LOCAL const gj_u32 *filters,
+                                    gj_u32 first_filtered, gj_u32 chunk, gj_huff_state *st)
 {
-    GJ_GLOBAL const gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
-    GJ_GLOBAL const gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
-    GJ_GLOBAL gj_huff_packed_state *hyp_x = GJ_HYP_X(scratch, p);
-    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
-    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
-    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
-    GJ_LOCAL_DECL gj_u32 filters[GJ_HYP_FILTER_CHUNKS * GJ_HYP_FILTER_WORDS];
-    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k, first_filtered;
-    gj_huff_state st, end;
+    gj_u32 idx, limit, is_last, hyps = p->blocks_in_mcu, result = GJ_HYP_NONE, k;
+    gj_huff_state end;
     gj_huff_output out;
     gj_i32 sums[GJ_CHUNK_SUMS];
-    GJ_GLOBAL const gj_segment *seg;
-    GJ_GLOBAL gj_u8 *entry;
 
-    gj_huff_load_tables(p, tables, slot_info);
-    gj_huff_hyp_build_filters(p, hyp_marks, filters, &first_filtered);
-    if (!gj_huff_hyp_thread(p, &chunk, &h))
-        return;
-    entry = &hyp_map[(gj_u64)chunk * 2 * hyps + level * hyps + h];
-    seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    if (idx == 0) {
-        *entry = (gj_u8)GJ_HYP_HEAD;
-        return;
-    }
-    if (level && hyp_map[(gj_u64)(chunk - 1) * 2 * hyps + h] != hyps + h) {
-        *entry = (gj_u8)GJ_HYP_NONE;    /* X(h) of the chunk before does not exist */
-        return;
-    }
-    gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, hyps, level * hyps + h, &st);
     out.write = 0;
     out.first_block = 0;
     out.mark_mode = GJ_MARK_MATCH;
@@ -178,22 +156,68 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
     /* Scans of fewer than 3 slots (hypotheses forced, GJ_SYNC) may span more chunks. */
     out.filtered = chunk - first_filtered < GJ_HYP_FILTER_CHUNKS;
     out.filter = &filters[out.filtered ? (chunk - first_filtered) * GJ_HYP_FILTER_WORDS : 0];
-    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
-    if (out.matched != GJ_HYP_NONE) {
-        result = out.matched / GJ_HYP_MARKS;
+    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, st, sums, &out);
+    if (out.matched != GJ_HYP_NONE)
+        return out.matched / GJ_HYP_MARKS;
+    /* The run went to the chunk's end: st is where this start really leads. */
+    for (k = 0; k < hyps; k++) {
+        gj_huff_state_load(&end, &hyp_states[(gj_u64)chunk * hyps + k]);
+        if (gj_huff_state_equal(st, &end))
+            result = k;
+    }
+    return result;
+}
+
+/*
+ * Level 0 links hypothesis h of chunk - 1 into the chunk (map entry h); where
+ * nothing matches, the end state becomes X(h) and the thread goes on at once with
+ * level 1, X(h) linked into the next chunk (entry hyps + h of the next row, which
+ * this thread owns). Level 1 as a launch of its own cost an HD q90 picture 32 us
+ * on an H200, nearly all of it work-groups loading tables for no link; guessing
+ * X(h)'s successor instead left long chains to gj_huff_sync (0.71 ms instead of
+ * 0.45; doc/benchmarks.md). A map row has 2 * hyps entries.
+ */
+GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
+                           GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
+                           GJ_GLOBAL gj_u8 *scratch)
+{
+    GJ_GLOBAL const gj_huff_packed_state *hyp_states = GJ_HYP_STATES(scratch, p);
+    GJ_GLOBAL const gj_u16 *hyp_marks = GJ_HYP_MARKS_OF(scratch, p);
+    GJ_GLOBAL gj_huff_packed_state *hyp_x = GJ_HYP_X(scratch, p);
+    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
+    GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
+    GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
+    GJ_LOCAL_DECL gj_u32 filters[GJ_HYP_FILTER_CHUNKS * GJ_HYP_FILTER_WORDS];
+    gj_u32 chunk, h, idx, limit, is_last, hyps = p->blocks_in_mcu, result, first_filtered;
+    gj_huff_state st;
+    GJ_GLOBAL const gj_segment *seg;
+    GJ_GLOBAL gj_u8 *row;
+
+    gj_huff_load_tables(p, tables, slot_info);
+    gj_huff_hyp_build_filters(p, hyp_marks, filters, &first_filtered);
+    if (!gj_huff_hyp_thread(p, &chunk, &h))
+        return;
+    row = &hyp_map[(gj_u64)chunk * 2 * hyps];
+    seg = &segs[chunk_seg[chunk]];
+    gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
+    if (idx == 0) {
+        result = GJ_HYP_HEAD;
+        row[hyps + h] = (gj_u8)GJ_HYP_HEAD;     /* no thread of the chunk before writes it */
     } else {
-        /* The run went to the chunk's end: st is where this start really leads. */
-        for (k = 0; k < hyps; k++) {
-            gj_huff_state_load(&end, &hyp_states[(gj_u64)chunk * hyps + k]);
-            if (gj_huff_state_equal(&st, &end))
-                result = k;
-        }
-        if (result == GJ_HYP_NONE && !level) {
+        gj_huff_state_load(&st, &hyp_states[(gj_u64)(chunk - 1) * hyps + h]);
+        result = gj_huff_hyp_link_one(p, tables, slot_info, words, seg, hyp_states, hyp_marks, filters,
+                                      first_filtered, chunk, &st);
+        if (result == GJ_HYP_NONE) {
             gj_huff_state_store(&hyp_x[(gj_u64)chunk * hyps + h], &st, 0);
             result = hyps + h;
         }
     }
-    *entry = (gj_u8)result;
+    row[h] = (gj_u8)result;
+    if (is_last)
+        return;     /* the next chunk begins a segment: its own threads write its row */
+    row[2 * hyps + hyps + h] = (gj_u8)(result == hyps + h ?
+        gj_huff_hyp_link_one(p, tables, slot_info, words, seg, hyp_states, hyp_marks, filters, first_filtered,
+                             chunk + 1, &st) : GJ_HYP_NONE);    /* GJ_HYP_NONE: X(h) does not exist */
 }
 
 /* Copies map rows first .. first + count - 1 (of `row` entries) to local memory. */
@@ -216,56 +240,28 @@ GJ_FUNC gj_u32 gj_huff_hyp_step(GJ_LOCAL const gj_u8 *l_map, gj_u32 k, gj_u32 hy
     return m < 2 * hyps ? m : 0;
 }
 
-/*
- * group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
- * group g when the chunk before the group ended in its state i. The walks also
- * overwrite each chunk's map row with their path: entry i becomes the chunk's own
- * state index when the chunk before the group ended in state i, so that
- * gj_huff_sync finds every chunk's guess with one load (gj_huff_hyp_guess())
- * instead of walking its group again (thread 0 walking while the others waited was
- * an eighth of its stall samples on an H200).
- */
-GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
-{
-    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
-    GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
-    GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS];
-    gj_u32 g = gj_group_id(), t = gj_local_id(), hyps = p->blocks_in_mcu;
-    gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first), k, i;
-
-    gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
-    if (t >= 2 * hyps)
-        return;
-    for (i = t, k = 0; k < count; k++) {
-        i = gj_huff_hyp_step(l_map, k, hyps, i);
-        hyp_map[(gj_u64)(first + k) * 2 * hyps + t] = (gj_u8)i;
-    }
-    group_map[(gj_u64)g * 2 * hyps + t] = (gj_u8)i;
-}
-
-/* One work-group: group_in[g] = the state index of the chunk before group g. */
-#define GJ_HYP_RESOLVE_TILE 1024
-GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch)
+/* group_in[g] = the state index of the chunk before group g, for groups
+ * 0 .. num_groups - 1 (0: nothing to do, the same for every thread): one
+ * work-group, thread 0 walking the group maps a tile of `tile` groups at a time. */
+GJ_FUNC void gj_huff_hyp_resolve_groups(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch,
+                                        gj_u32 num_groups, gj_u32 tile, GJ_LOCAL gj_u8 *l_map,
+                                        GJ_LOCAL gj_u8 *l_in, GJ_LOCAL gj_u32 *l_i)
 {
     GJ_GLOBAL const gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
     GJ_GLOBAL gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
-    gj_u32 num_groups = p->num_groups;
-    GJ_LOCAL_DECL gj_u8 l_map[GJ_HYP_RESOLVE_TILE * 2 * GJ_MAX_SLOTS];
-    GJ_LOCAL_DECL gj_u8 l_in[GJ_HYP_RESOLVE_TILE];
-    GJ_LOCAL_DECL gj_u32 l_i;
     gj_u32 t = gj_local_id(), row = 2 * p->blocks_in_mcu, base, count, k, i;
 
     if (t == 0)
-        l_i = 0;
-    for (base = 0; base < num_groups; base += GJ_HYP_RESOLVE_TILE) {
-        count = gj_min((gj_u32)GJ_HYP_RESOLVE_TILE, num_groups - base);
+        *l_i = 0;
+    for (base = 0; base < num_groups; base += tile) {
+        count = gj_min(tile, num_groups - base);
         gj_huff_hyp_load_maps(group_map, base, count, row, l_map);
         if (t == 0) {
-            for (i = l_i, k = 0; k < count; k++) {
+            for (i = *l_i, k = 0; k < count; k++) {
                 l_in[k] = (gj_u8)i;
                 i = l_map[k * row + i];
             }
-            l_i = i;
+            *l_i = i;
         }
         gj_barrier();
         for (k = t; k < count; k += gj_group_size())
@@ -274,7 +270,43 @@ GJ_KERNEL gj_huff_hyp_resolve(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8
     }
 }
 
-/* For gj_huff_sync's first pass, after gj_huff_hyp_resolve: the state index of the
+/*
+ * group_map[g * 2 * hyps + i]: the state index of the last chunk of gj_huff_sync's
+ * group g when the chunk before the group ended in its state i. The walks also
+ * overwrite each chunk's map row with their path: entry i becomes the chunk's own
+ * state index when the chunk before the group ended in state i, so that
+ * gj_huff_sync finds every chunk's guess with one load (gj_huff_hyp_guess())
+ * instead of walking its group again (thread 0 walking while the others waited was
+ * an eighth of its stall samples on an H200).
+ * The last work-group to finish (ticket counters[ticket]) then resolves the group
+ * inputs (gj_huff_hyp_resolve_groups()): a launch less on the chain of a small
+ * picture.
+ */
+GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch,
+                                 GJ_GLOBAL gj_u32 *counters, gj_u32 ticket)
+{
+    GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
+    GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
+    GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * 2 * GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL gj_u8 l_in[GJ_HUFF_GROUP];
+    GJ_LOCAL_DECL gj_u32 l_i, l_last;
+    gj_u32 g = gj_group_id(), t = gj_local_id(), hyps = p->blocks_in_mcu;
+    gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first), k, i;
+
+    gj_huff_hyp_load_maps(hyp_map, first, count, 2 * hyps, l_map);
+    if (t < 2 * hyps) {
+        for (i = t, k = 0; k < count; k++) {
+            i = gj_huff_hyp_step(l_map, k, hyps, i);
+            hyp_map[(gj_u64)(first + k) * 2 * hyps + t] = (gj_u8)i;
+        }
+        group_map[(gj_u64)g * 2 * hyps + t] = (gj_u8)i;
+    }
+    /* l_map is free again once every thread passed the ticket's first barrier. */
+    gj_huff_hyp_resolve_groups(p, scratch, gj_last_group(&counters[ticket], &l_last) ? p->num_groups : 0,
+                               GJ_HUFF_GROUP, l_map, l_in, &l_i);
+}
+
+/* For gj_huff_sync's first pass, after gj_huff_hyp_group_maps: the state index of the
  * chunk (its guessed end state), from its path entry for its group's start. */
 GJ_FUNC gj_u32 gj_huff_hyp_guess(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch, gj_u32 chunk)
 {

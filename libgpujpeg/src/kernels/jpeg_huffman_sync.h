@@ -21,7 +21,8 @@
  *      also kept per round in a small array of group "bounds" (round r reads
  *      round r - 1's half and writes its own);
  *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
- *      inside each segment (scan.h);
+ *      inside each segment (scan.h; the carries across its work-groups are
+ *      added by step 4);
  *   4. gj_huff_decode_write: each chunk decodes from its true start and writes
  *      its coefficients, with the DC predictor from the prefix sums.
  * The scan's Huffman tables are copied to local memory by every work-group.
@@ -30,6 +31,7 @@
 #define GJ_KERNELS_JPEG_HUFFMAN_SYNC_H
 
 #include "jpeg_huffman_hyp.h"
+#include "scan.h"
 
 /* Every chunk's current state in local memory, for the in-group fixpoint. */
 typedef struct gj_huff_group_states {
@@ -266,12 +268,13 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
 /*
  * Step 4: decode every chunk from its true start and write coefficients.
  * offsets[chunk] holds the exclusive in-segment prefix sums of the chunks' sums
- * (scan.h turned the sums into them in place).
+ * (scan.h turned the sums into them in place), but for their scan group's carry,
+ * added here (gj_seg_scan_carry_of()).
  */
 GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                                GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                                GJ_GLOBAL const gj_huff_packed_state *states, GJ_GLOBAL const gj_i32 *offsets,
-                               GJ_GLOBAL gj_i16 *coefs)
+                               GJ_GLOBAL gj_i16 *coefs, GJ_GLOBAL const gj_i32 *carry)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
@@ -312,6 +315,14 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         out.dc_base1 = off[2];
         out.dc_base2 = off[3];
         out.dc_base3 = off[4];
+        if (gj_seg_scan_carry_of(chunk_seg, chunk)) {
+            off = &carry[(gj_u64)(chunk / GJ_SCAN_GROUP) * GJ_SCAN_LANES];
+            out.first_block += (gj_u32)off[0];
+            out.dc_base0 += off[1];
+            out.dc_base1 += off[2];
+            out.dc_base2 += off[3];
+            out.dc_base3 += off[4];
+        }
     }
     gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, &st, sums, &out);
 }

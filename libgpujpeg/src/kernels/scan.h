@@ -2,8 +2,10 @@
  * Segmented exclusive prefix sums over per-chunk records of GJ_SCAN_LANES i32
  * lanes, in place (the JPEG decoder keeps one array of them per chunk, not two).
  * A segment is a run of chunks with the same seg_of[] value; sums restart at
- * every segment. Three kernels: per-group scan, carries across groups (one
- * work-group), carry add.
+ * every segment. One kernel: a scan per work-group, and the carries across
+ * groups by the last work-group to finish; the reader adds an element's carry
+ * (gj_seg_scan_carry_of()). A kernel each for the carries and their addition
+ * cost an HD picture two launches more on its chain (H200, doc/benchmarks.md).
  */
 #ifndef GJ_KERNELS_SCAN_H
 #define GJ_KERNELS_SCAN_H
@@ -42,49 +44,21 @@ GJ_FUNC void gj_seg_scan_local(GJ_LOCAL gj_i32 (*val)[GJ_SCAN_GROUP], GJ_LOCAL g
     }
 }
 
-/* Group-local segmented exclusive scan of `data` in place (each thread reads its own
- * record before it writes it); group totals into aggr. */
-GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
-                             GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head)
-{
-    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
-    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
-    gj_u32 t = gj_local_id(), g = gj_group_id();
-    gj_u32 i = g * GJ_SCAN_GROUP + t, l;
-    gj_i32 mine[GJ_SCAN_LANES];
-    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
-
-    for (l = 0; l < GJ_SCAN_LANES; l++) {
-        mine[l] = i < n ? data[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
-        val[l][t] = mine[l];
-    }
-    flag[t] = head;
-    gj_seg_scan_local(val, flag, t);
-    if (i < n)
-        for (l = 0; l < GJ_SCAN_LANES; l++)
-            data[(gj_u64)i * GJ_SCAN_LANES + l] = head ? 0 : val[l][t] - mine[l];
-    if (t == GJ_SCAN_GROUP - 1) {
-        for (l = 0; l < GJ_SCAN_LANES; l++)
-            aggr[(gj_u64)g * GJ_SCAN_LANES + l] = val[l][t];
-        aggr_head[g] = flag[t];
-    }
-}
-
 /*
- * carry[g]: what the segment open at group g's start had summed before it. One
+ * carry[g]: what the segment open at group g's start had summed before it, for
+ * groups 0 .. groups - 1 (0: nothing to do, the same for every thread). One
  * work-group of GJ_SCAN_GROUP threads walks the group totals a tile at a time.
  */
-GJ_KERNEL gj_seg_scan_carries(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u32 *aggr_head,
-                              gj_u32 groups, GJ_GLOBAL gj_i32 *carry)
+GJ_FUNC void gj_seg_scan_carries_of(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u32 *aggr_head, gj_u32 groups,
+                                    GJ_GLOBAL gj_i32 *carry, GJ_LOCAL gj_i32 (*val)[GJ_SCAN_GROUP],
+                                    GJ_LOCAL gj_u32 *flag, GJ_LOCAL gj_i32 *run)
 {
-    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
-    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
-    GJ_LOCAL_DECL gj_i32 run[GJ_SCAN_LANES];
     gj_u32 t = gj_local_id(), base, l;
 
     if (t < GJ_SCAN_LANES) {
         run[t] = 0;
-        carry[t] = 0;
+        if (groups)
+            carry[t] = 0;
     }
     for (base = 0; base < groups; base += GJ_SCAN_GROUP) {
         gj_u32 i = base + t;
@@ -105,16 +79,50 @@ GJ_KERNEL gj_seg_scan_carries(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL const gj_u
     }
 }
 
-/* Adds the carry to the elements of each group that precede the group's first head. */
-GJ_KERNEL gj_seg_scan_add(GJ_GLOBAL gj_i32 *out, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
-                          GJ_GLOBAL const gj_i32 *carry)
+/*
+ * Group-local segmented exclusive scan of `data` in place (each thread reads its own
+ * record before it writes it); group totals into aggr; the last work-group to
+ * finish (ticket counters[ticket]) turns them into the carries.
+ */
+GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
+                             GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head, GJ_GLOBAL gj_u32 *counters,
+                             gj_u32 ticket, GJ_GLOBAL gj_i32 *carry)
 {
-    gj_u32 i = (gj_u32)gj_global_id(), g = i / GJ_SCAN_GROUP, first = g * GJ_SCAN_GROUP, l;
+    GJ_LOCAL_DECL gj_i32 val[GJ_SCAN_LANES][GJ_SCAN_GROUP];
+    GJ_LOCAL_DECL gj_u32 flag[GJ_SCAN_GROUP];
+    GJ_LOCAL_DECL gj_i32 run[GJ_SCAN_LANES];
+    GJ_LOCAL_DECL gj_u32 l_last;
+    gj_u32 t = gj_local_id(), g = gj_group_id();
+    gj_u32 i = g * GJ_SCAN_GROUP + t, l;
+    gj_i32 mine[GJ_SCAN_LANES];
+    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
 
-    if (i >= n || g == 0 || seg_of[i] != seg_of[first] || gj_scan_is_head(seg_of, first))
-        return;
-    for (l = 0; l < GJ_SCAN_LANES; l++)
-        out[(gj_u64)i * GJ_SCAN_LANES + l] += carry[(gj_u64)g * GJ_SCAN_LANES + l];
+    for (l = 0; l < GJ_SCAN_LANES; l++) {
+        mine[l] = i < n ? data[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
+        val[l][t] = mine[l];
+    }
+    flag[t] = head;
+    gj_seg_scan_local(val, flag, t);
+    if (i < n)
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            data[(gj_u64)i * GJ_SCAN_LANES + l] = head ? 0 : val[l][t] - mine[l];
+    if (t == GJ_SCAN_GROUP - 1) {
+        for (l = 0; l < GJ_SCAN_LANES; l++)
+            aggr[(gj_u64)g * GJ_SCAN_LANES + l] = val[l][t];
+        aggr_head[g] = flag[t];
+    }
+    /* No return before the barriers: PoCL's work-group compiler breaks on one here. */
+    gj_seg_scan_carries_of(aggr, aggr_head, gj_last_group(&counters[ticket], &l_last) ? gj_num_groups() : 0,
+                           carry, val, flag, run);
+}
+
+/* Whether element i gets its group's carry (carry[i / GJ_SCAN_GROUP]): it precedes
+ * the group's first head. */
+GJ_FUNC gj_u32 gj_seg_scan_carry_of(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i)
+{
+    gj_u32 g = i / GJ_SCAN_GROUP, first = g * GJ_SCAN_GROUP;
+
+    return g != 0 && seg_of[i] == seg_of[first] && !gj_scan_is_head(seg_of, first);
 }
 
 #endif /* GJ_KERNELS_SCAN_H */
