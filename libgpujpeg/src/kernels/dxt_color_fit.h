@@ -747,7 +747,8 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     GJ_UNROLL
     for (a = 0; a < 3; a++)
         v[a] = start == 0 ? cov[0][a] : start == 1 ? cov[1][a] : cov[2][a];
-    GJ_UNROLL
+    /* rolled: unrolled, its eight steps were 500 instructions run once per block */
+    GJ_NO_UNROLL
     for (it = 0; it < 8; it++) {
         gj_i32 w[3];
         if (!gj_dxt_scale10(v))
@@ -892,7 +893,7 @@ GJ_FUNC void gj_dxt_color_queue_pair(gj_u32 codes, gj_u32 four_only, int slot, g
 GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue, gj_u32 *cand,
                                  gj_u32 *valid)
 {
-    gj_i32 axis[3], t[16], rank[16], pre[4 * 17], tmin, tmax;
+    gj_i32 axis[3], t[16], key[16], rank[16], pre[4 * 17], tmin, tmax;
     gj_u32 codes[2], three;
     int p, q, ch;
 
@@ -905,15 +906,23 @@ GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
     GJ_UNROLL
     for (p = 0; p < 16; p++)
         t[p] = axis[0] * gj_dxt_blk(blk, 0, p) + axis[1] * gj_dxt_blk(blk, 1, p) + axis[2] * gj_dxt_blk(blk, 2, p);
+    /* Keys 16 t + p (|t| < 3 * 1023 * 255 < 2^20): distinct, in the order of t with
+     * equals by position, so that a pixel's rank is the count of smaller keys. */
     tmin = tmax = t[0];
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        rank[p] = 0;
-        GJ_UNROLL
-        for (q = 0; q < 16; q++)
-            rank[p] += t[q] < t[p] || (t[q] == t[p] && q < p);
+        key[p] = 16 * t[p] + p;
         tmin = gj_min(tmin, t[p]);
         tmax = gj_max(tmax, t[p]);
+    }
+    /* rolled: unrolled, the 256 comparisons were 600 instructions run once per block */
+    GJ_NO_UNROLL
+    for (p = 0; p < 16; p++) {
+        gj_i32 r = 0, k = key[p];
+        GJ_UNROLL
+        for (q = 0; q < 16; q++)
+            r += key[q] < k;
+        rank[p] = r;
     }
     /* Prefix sums of y = 16 x - sum in sorted order (|P| < 8 * 4080), P[16] = 0. */
     GJ_UNROLL
@@ -973,19 +982,30 @@ GJ_FUNC int gj_dxt_color_refit_grid(const gj_dxt_rgb_block *blk, gj_u32 four_onl
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 mx = gj_dxt_565_max(ch), c0 = gj_dxt_quantize_ch(e0[ch], ch), c1 = gj_dxt_quantize_ch(e1[ch], ch);
-        gj_i32 b0 = c0, b1 = c1, best_f = 0x7fffffff;
-        gj_u32 bits = ch == 1 ? 6u : 5u;
+        gj_i32 b0 = c0, b1 = c1, best_f = 0x7fffffff, v0[3], v1[3], f0[3], f1[3];
+        gj_u32 bits = ch == 1 ? 6u : 5u, ok0 = 0, ok1 = 0;
+        /* gj_dxt_lsq_channel_error split into the terms of v0 alone, of v1 alone
+         * and the cross term: each endpoint's three codes once, not per pair (a code
+         * out of range is clamped, its terms unused: no overflow) */
+        GJ_UNROLL
+        for (d = 0; d < 3; d++) {
+            v0[d] = (gj_i32)gj_dxt_expand((gj_u32)gj_dxt_clamp(c0 + d - 1, mx), bits);
+            v1[d] = (gj_i32)gj_dxt_expand((gj_u32)gj_dxt_clamp(c1 + d - 1, mx), bits);
+            f0[d] = m.a2 * v0[d] * v0[d] - 2 * den * m.ax[ch] * v0[d];
+            f1[d] = m.b2 * v1[d] * v1[d] - 2 * den * m.bx[ch] * v1[d];
+            ok0 |= (gj_u32)(c0 + d - 1 >= 0 && c0 + d - 1 <= mx) << d;
+            ok1 |= (gj_u32)(c1 + d - 1 >= 0 && c1 + d - 1 <= mx) << d;
+        }
         GJ_UNROLL
         for (d = 0; d < 9; d++) {
-            gj_i32 x0 = c0 + d / 3 - 1, x1 = c1 + d % 3 - 1, f;
-            if (x0 < 0 || x0 > mx || x1 < 0 || x1 > mx)
+            gj_i32 f;
+            if (!(ok0 >> (d / 3) & ok1 >> (d % 3) & 1u))
                 continue;
-            f = gj_dxt_lsq_channel_error(&m, den, ch, (gj_i32)gj_dxt_expand((gj_u32)x0, bits),
-                                         (gj_i32)gj_dxt_expand((gj_u32)x1, bits));
+            f = f0[d / 3] + f1[d % 3] + 2 * m.ab * v0[d / 3] * v1[d % 3];
             if (f < best_f) {
                 best_f = f;
-                b0 = x0;
-                b1 = x1;
+                b0 = c0 + d / 3 - 1;
+                b1 = c1 + d % 3 - 1;
             }
         }
         a |= (gj_u32)b0 << gj_dxt_565_shift(ch);
