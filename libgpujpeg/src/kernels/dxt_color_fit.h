@@ -721,12 +721,15 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     for (a = 0; a < 3; a++) {
         GJ_UNROLL
         for (b = a; b < 3; b++) {
-            gj_i32 c = 0;
-            /* (16 x - sum) < 2^12: a product < 2^24, 16 of them < 2^28. */
+            /* sum (16 x_a - sum_a) (16 x_b - sum_b) = 256 sum x_a x_b - 16 sum_a sum_b (both
+             * < 2^29); x_a x_b is the pixel's dot product with its channel b moved to byte a
+             * (byte 3 of a pixel is zero), as in gj_dxt_color_diagonal. */
+            gj_u32 sel = (0x3333u & ~(15u << (4 * a))) | (gj_u32)b << (4 * a);
+            gj_i32 xx = 0;
             GJ_UNROLL
             for (p = 0; p < 16; p++)
-                c += (16 * gj_dxt_blk(blk, a, p) - sum[a]) * (16 * gj_dxt_blk(blk, b, p) - sum[b]);
-            cov[a][b] = cov[b][a] = c;
+                xx = gj_dot4_u8(blk->px[p], gj_byte_perm(blk->px[p], sel), xx);
+            cov[a][b] = cov[b][a] = 256 * xx - 16 * sum[a] * sum[b];
         }
     }
     /* The row of the largest variance (the first of equals), by selects: no dynamic index. */
