@@ -40,15 +40,16 @@
 #define GJ_DXT_SPLIT_MOVES 28
 
 /*
- * The moves, one word each: for boundaries i, j, k (bits 0, 6, 12) a source,
- * 0 (zero), 1 (i), 2 (j), 3 (k) or 4 (16), in bits 0-2 and a step of -3..3
- * plus 3 in bits 3-5. First every boundary moved by -3..3 (18 moves), then the
+ * The moves, one word each: for boundaries i, j, k (bytes 0, 1, 2) a source,
+ * 0 (zero), 1 (i), 2 (j), 3 (k) or 4 (16), as 5 times itself in bits 0-4 (the
+ * shift of its field in gj_dxt_split_move's source word) and a step of -3..3
+ * plus 3 in bits 5-7. First every boundary moved by -3..3 (18 moves), then the
  * ten that empty a cluster or shift the clusters by one: (0, j, k), (j, j, k),
  * (i, i, k), (i, k, k), (i, j, j), (i, j, 16), (0, i, j), (j, k, 16),
  * (0, i, k), (i, k, 16).
  */
-#define GJ_DXT_MOVE_SRC(i, j, k) ((i) | (j) << 6 | (k) << 12 | (3 << 3) * 0x1041)
-#define GJ_DXT_MOVE_STEP(b, d) ((gj_u32)(d) << (6 * (b) + 3))
+#define GJ_DXT_MOVE_SRC(i, j, k) (5 * ((i) | (j) << 8 | (k) << 16) | (3 << 5) * 0x10101)
+#define GJ_DXT_MOVE_STEP(b, d) ((gj_u32)(d) << (8 * (b) + 5))
 GJ_CONST_DATA gj_u32 gj_dxt_split_moves[GJ_DXT_SPLIT_MOVES] = {
     GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 3), GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 2),
     GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 1), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(0, 1),
@@ -70,22 +71,21 @@ GJ_CONST_DATA gj_u32 gj_dxt_split_moves[GJ_DXT_SPLIT_MOVES] = {
 #define GJ_DXT_SPLIT_J(s) ((gj_i32)((s) >> 8 & 255u))
 #define GJ_DXT_SPLIT_K(s) ((gj_i32)((s) >> 16))
 
-/* Split s moved by move word mv; 0xffffffff where the boundaries leave their order or the range. */
+/*
+ * Split s moved by move word mv; 0xffffffff where the boundaries leave their
+ * order or the range. The sources 0, i, j, k, 16 are 5-bit fields of one word,
+ * so that a boundary's source is one shift by the move's own field (no selects).
+ */
 GJ_FUNC gj_u32 gj_dxt_split_move(gj_u32 s, gj_u32 mv)
 {
-    gj_i32 src[5], b[3];
+    gj_u32 src = (s & 255u) << 5 | (s >> 8 & 255u) << 10 | (s >> 16) << 15 | 16u << 20;
+    gj_i32 b[3];
     int n;
 
-    src[0] = 0;
-    src[1] = GJ_DXT_SPLIT_I(s);
-    src[2] = GJ_DXT_SPLIT_J(s);
-    src[3] = GJ_DXT_SPLIT_K(s);
-    src[4] = 16;
     GJ_UNROLL
     for (n = 0; n < 3; n++) {
-        gj_u32 f = mv >> (6 * n) & 63u, c = f & 7u;
-        /* by selects: no array indexed by data on the GPU */
-        b[n] = (c == 0 ? src[0] : c == 1 ? src[1] : c == 2 ? src[2] : c == 3 ? src[3] : src[4]) + (gj_i32)(f >> 3) - 3;
+        gj_u32 f = mv >> (8 * n) & 255u;
+        b[n] = (gj_i32)(src >> (f & 31u) & 31u) + (gj_i32)(f >> 5) - 3;
     }
     if (b[0] < 0 || b[0] > b[1] || b[1] > b[2] || b[2] > 16)
         return 0xffffffffu;
