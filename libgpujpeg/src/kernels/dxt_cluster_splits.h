@@ -153,6 +153,8 @@ GJ_FUNC gj_u32 gj_dxt_split_search(const gj_i32 *pre, gj_u32 s, gj_u32 three)
         best_q2 = -1;   /* every pixel on one weight: any split with det > 0 is better */
         best_det = 1;
     }
+    /* rolled: ptxas unrolled it, eight copies of the moves of which a block runs 2 to 4 */
+    GJ_NO_UNROLL
     for (step = 0; step < GJ_DXT_SPLIT_STEPS; step++) {
         gj_u32 from = s;
         for (n = 0; n < GJ_DXT_SPLIT_MOVES; n++) {
