@@ -135,48 +135,101 @@ GJ_FUNC gj_i64 gj_dxt_split_q2(const gj_i32 *q)
     return (gj_i64)q[0] * q[0] + (gj_i64)q[1] * q[1] + (gj_i64)q[2] * q[2];
 }
 
+/* The best split of the local search so far: its |Q|^2, det and the split. */
+typedef struct gj_dxt_split_best {
+    gj_i64 q2;
+    gj_i32 det;
+    gj_u32 s;
+} gj_dxt_split_best;
+
+/* Split t, with weight sums a2, b2, ab and Q q, replaces the best where its score is higher. */
+GJ_FUNC void gj_dxt_split_try(gj_dxt_split_best *best, gj_u32 t, gj_i32 a2, gj_i32 b2, gj_i32 ab, const gj_i32 *q)
+{
+    gj_i32 det = a2 * b2 - ab * ab;
+    gj_i64 q2 = gj_dxt_split_q2(q);
+
+    /* det < 2^15 and q2 < 2^36: the products fit in 64 bits */
+    if (det > 0 && q2 * best->det > best->q2 * det) {
+        best->q2 = q2;
+        best->det = det;
+        best->s = t;
+    }
+}
+
+/* The first moves of gj_dxt_split_moves: each boundary by -3..3 (6 per boundary). */
+#define GJ_DXT_SPLIT_SHIFTS 18
+
 /*
  * The local search (step 1) from split s: the best split found, as i | j << 8 |
  * k << 16. three: the three-colour splits (k stays 16).
+ *
+ * A step's moves in gj_dxt_split_moves' order. The first 18 move one boundary
+ * by d: their Q is the step's less one prefix sum plus another and their
+ * weight sums the step's plus d times the boundary's unit change (both linear
+ * in the boundaries): the same integers as from the split itself, for a third
+ * of a move's instructions (the moves were half of the BC1 high kernel's). All
+ * loops rolled: unrolled, the moves ran faster per block but the kernels
+ * slower (their warps wait for instructions; doc/benchmarks.md, thirteenth
+ * session).
  */
 GJ_FUNC gj_u32 gj_dxt_split_search(const gj_i32 *pre, gj_u32 s, gj_u32 three)
 {
+    gj_dxt_split_best best;
     gj_i32 q[3];
-    gj_i64 best_q2;
-    gj_i32 best_det;
-    int step, n;
+    int step, b, m, n, c;
 
     gj_dxt_split_q(pre, s, q);
-    best_q2 = gj_dxt_split_q2(q);
-    best_det = gj_dxt_split_weights(s, three).det;
-    if (best_det <= 0) {
-        best_q2 = -1;   /* every pixel on one weight: any split with det > 0 is better */
-        best_det = 1;
+    best.q2 = gj_dxt_split_q2(q);
+    best.det = gj_dxt_split_weights(s, three).det;
+    best.s = s;
+    if (best.det <= 0) {
+        best.q2 = -1;   /* every pixel on one weight: any split with det > 0 is better */
+        best.det = 1;
     }
-    /* rolled: ptxas unrolled it, eight copies of the moves of which a block runs 2 to 4 */
     GJ_NO_UNROLL
     for (step = 0; step < GJ_DXT_SPLIT_STEPS; step++) {
-        gj_u32 from = s;
-        for (n = 0; n < GJ_DXT_SPLIT_MOVES; n++) {
-            gj_u32 t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
-            gj_i32 det;
-            gj_i64 q2;
-            if (t == 0xffffffffu || (three && GJ_DXT_SPLIT_K(t) != 16))
-                continue;
-            det = gj_dxt_split_weights(t, three).det;
-            gj_dxt_split_q(pre, t, q);
-            q2 = gj_dxt_split_q2(q);
-            /* det < 2^15 and q2 < 2^36: the products fit in 64 bits */
-            if (det > 0 && q2 * best_det > best_q2 * det) {
-                best_q2 = q2;
-                best_det = det;
-                s = t;
+        gj_u32 from = best.s, below = from << 8, above = from >> 8 | 16u << 16;
+        gj_dxt_split_sums w = gj_dxt_split_weights(from, three);
+
+        /* boundary b moves between its neighbours (bytes b of below and above); three
+         * colours keep k = 16 */
+        GJ_NO_UNROLL
+        for (b = 0; b < (three ? 2 : 3); b++) {
+            gj_i32 v = (gj_i32)(from >> (8 * b) & 255u), lo = (gj_i32)(below >> (8 * b) & 255u);
+            gj_i32 hi = (gj_i32)(above >> (8 * b) & 255u), qf[3];
+            /* per unit of boundary b (gj_dxt_split_weights): sum a^2, sum b^2, sum ab */
+            gj_i32 da2 = (three ? 3 : 5) - 2 * b, db2 = -1 - 2 * b, dab = 2 * b - (three ? 1 : 2);
+
+            gj_dxt_split_q(pre, from, qf);
+            GJ_UNROLL
+            for (c = 0; c < 3; c++)
+                qf[c] -= pre[4 * v + c];
+            GJ_NO_UNROLL
+            for (m = 0; m < 6; m++) {
+                gj_i32 d = m - 3 + (m >= 3), x = v + d;
+                if (x < lo || x > hi)
+                    continue;
+                GJ_UNROLL
+                for (c = 0; c < 3; c++)
+                    q[c] = qf[c] + pre[4 * x + c];
+                gj_dxt_split_try(&best, from + ((gj_u32)d << (8 * b)), w.a2 + d * da2, w.b2 + d * db2,
+                                 w.ab + d * dab, q);
             }
         }
-        if (s == from)
+        GJ_NO_UNROLL
+        for (n = GJ_DXT_SPLIT_SHIFTS; n < GJ_DXT_SPLIT_MOVES; n++) {
+            gj_u32 t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
+            gj_dxt_split_sums wt;
+            if (t == 0xffffffffu || (three && GJ_DXT_SPLIT_K(t) != 16))
+                continue;
+            wt = gj_dxt_split_weights(t, three);
+            gj_dxt_split_q(pre, t, q);
+            gj_dxt_split_try(&best, t, wt.a2, wt.b2, wt.ab, q);
+        }
+        if (best.s == from)
             break;
     }
-    return s;
+    return best.s;
 }
 
 #endif /* GJ_KERNELS_DXT_CLUSTER_SPLITS_H */
