@@ -34,8 +34,20 @@
 #ifndef GJ_DXT_MIN_GROUPS_HIGH
 #define GJ_DXT_MIN_GROUPS_HIGH 8
 #endif
-#define GJ_DXT_MIN_GROUPS_OF(quality)                                                                   \
-    ((quality) == GJ_DXT_FAST ? GJ_DXT_MIN_GROUPS_FAST : (quality) == GJ_DXT_HIGH ? GJ_DXT_MIN_GROUPS_HIGH : GJ_DXT_MIN_GROUPS)
+/*
+ * YCoCg's high kernel at 65536 / (64 * 10) = 96 registers: it does not spill
+ * there (its luma fit is a call of its own) and ran 3-6 % faster than at 128 on
+ * the H200 in every variant measured; BC1 and BC3 spill at 96
+ * (doc/benchmarks.md, thirteenth session).
+ */
+#ifndef GJ_DXT_MIN_GROUPS_HIGH_YCOCG
+#define GJ_DXT_MIN_GROUPS_HIGH_YCOCG 10
+#endif
+#define GJ_DXT_MIN_GROUPS_OF(format, quality)                                                           \
+    ((quality) == GJ_DXT_FAST   ? GJ_DXT_MIN_GROUPS_FAST                                                  \
+     : (quality) != GJ_DXT_HIGH ? GJ_DXT_MIN_GROUPS                                                       \
+     : (format) == GJ_DXT_YCOCG ? GJ_DXT_MIN_GROUPS_HIGH_YCOCG                                            \
+                                : GJ_DXT_MIN_GROUPS_HIGH)
 
 /* Block formats: the values of enum gj_dxt_format (gpujpeg/dxt.h). */
 #define GJ_DXT_BC1   0      /* DXT1, opaque: 8 bytes per block */
