@@ -198,7 +198,7 @@ GJ_FUNC void gj_dxt_encode_block(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL con
 }
 
 #define GJ_DXT_ENCODE_KERNEL(name, format, quality)                                                     \
-    GJ_KERNEL_BOUNDED(GJ_DXT_GROUP, GJ_DXT_MIN_GROUPS_OF(format, quality))                              \
+    GJ_KERNEL_BOUNDED(GJ_DXT_GROUP, GJ_DXT_MIN_GROUPS_OF(quality))                                      \
     name(GJ_GLOBAL const gj_dxt_params *p, GJ_GLOBAL const gj_u8 *plane0,                               \
                    GJ_GLOBAL const gj_u8 *plane1, GJ_GLOBAL const gj_u8 *plane2, GJ_GLOBAL gj_u32 *blocks) \
     {                                                                                                   \

@@ -27,27 +27,16 @@
 #define GJ_DXT_MIN_GROUPS_FAST 8
 #endif
 /*
- * high's local search (dxt_cluster_splits.h) fits in 128 registers without
- * spilling (ptxas, sm_90; the exhaustive search took the 168 of the cap): 8
- * work-groups instead of 6.
+ * high at 65536 / (64 * 10) = 96 registers: its code is mostly loops now, and
+ * its warps wait for instructions more than for data. At 96 (BC1 spills 152
+ * bytes, BC3 16, YCoCg nothing) BC1 and BC3 ran 2-3 % faster than at 128 on the
+ * H200, YCoCg 3-7 % (doc/benchmarks.md, thirteenth session, branch dxth5).
  */
 #ifndef GJ_DXT_MIN_GROUPS_HIGH
-#define GJ_DXT_MIN_GROUPS_HIGH 8
+#define GJ_DXT_MIN_GROUPS_HIGH 10
 #endif
-/*
- * YCoCg's high kernel at 65536 / (64 * 10) = 96 registers: it does not spill
- * there (its luma fit is a call of its own) and ran 3-6 % faster than at 128 on
- * the H200 in every variant measured; BC1 and BC3 spill at 96
- * (doc/benchmarks.md, thirteenth session).
- */
-#ifndef GJ_DXT_MIN_GROUPS_HIGH_YCOCG
-#define GJ_DXT_MIN_GROUPS_HIGH_YCOCG 10
-#endif
-#define GJ_DXT_MIN_GROUPS_OF(format, quality)                                                           \
-    ((quality) == GJ_DXT_FAST   ? GJ_DXT_MIN_GROUPS_FAST                                                  \
-     : (quality) != GJ_DXT_HIGH ? GJ_DXT_MIN_GROUPS                                                       \
-     : (format) == GJ_DXT_YCOCG ? GJ_DXT_MIN_GROUPS_HIGH_YCOCG                                            \
-                                : GJ_DXT_MIN_GROUPS_HIGH)
+#define GJ_DXT_MIN_GROUPS_OF(quality)                                                                   \
+    ((quality) == GJ_DXT_FAST ? GJ_DXT_MIN_GROUPS_FAST : (quality) == GJ_DXT_HIGH ? GJ_DXT_MIN_GROUPS_HIGH : GJ_DXT_MIN_GROUPS)
 
 /* Block formats: the values of enum gj_dxt_format (gpujpeg/dxt.h). */
 #define GJ_DXT_BC1   0      /* DXT1, opaque: 8 bytes per block */
