@@ -150,59 +150,92 @@ GJ_FUNC gj_u32 gj_dxt_lanes_max(gj_u32 x)
     return gj_max(x & 0xffffu, x >> 16);
 }
 
-/*
- * Encodes 16 values (0..255, in pairs as gj_dxt_alpha_pairs) into an alpha
- * block's two words, w0 | w1 << 32. The six-value mode's endpoints are the
- * bounds of the values other than 0 and 255 (its own entries): for the
- * minimum a 0 lane wraps to 8 * 255 and the others drop by 8, for the maximum
- * a 255 lane wraps to 0 and the others rise by 8 (no lane passes 2^12).
- *
- * The candidates in order: the bounds (eight values); balanced and high the
- * six-value bounds and the refit; high then the search's 8 moves and the
- * refit again. One copy of the measurement serves them all in a loop
- * (inlined at each place, high's copies were a third of the BC3 and YCoCg
- * kernels, whose warps waited for instructions most of the time).
- */
-GJ_FUNC gj_u64 gj_dxt_encode_alpha(const gj_u32 *v8, gj_u32 quality)
+/* The bounds of the 16 values (as gj_dxt_alpha_pairs) as an eight-value block's endpoints. */
+GJ_FUNC void gj_dxt_alpha_bounds(const gj_u32 *v8, gj_i32 *a0, gj_i32 *a1)
 {
-    gj_dxt_alpha_result best;
-    gj_u32 mn = 0xffffffffu, mx = 0, mn_inner = 0xffffffffu, mx_inner = 0;
-    int i, step, steps = quality == GJ_DXT_FAST ? 1 : quality == GJ_DXT_BALANCED ? 3 : 12;
+    gj_u32 mn = 0xffffffffu, mx = 0;
+    int i;
 
-    best.w0 = 0;
-    best.w1 = 0;
-    best.err = 0xffffffffu;
     GJ_UNROLL
     for (i = 0; i < 8; i += 2) {
         mn = gj_min3_u16x2(mn, v8[i], v8[i + 1]);
         mx = gj_max3_u16x2(mx, v8[i], v8[i + 1]);
     }
-    /* an exact block ends it: nothing can beat it */
-    GJ_NO_UNROLL
-    for (step = 0; step < steps && best.err; step++) {
-        gj_i32 a0 = (gj_i32)(gj_dxt_lanes_max(mx) >> 3), a1 = (gj_i32)(gj_dxt_lanes_min(mn) >> 3);
-        int ok = 1;
-        if (step == 1) {
-            GJ_UNROLL
-            for (i = 0; i < 8; i += 2) {
-                mn_inner = gj_min3_u16x2(mn_inner, (v8[i] + 0x07f807f8u) & 0x07ff07ffu,
-                                         (v8[i + 1] + 0x07f807f8u) & 0x07ff07ffu);
-                mx_inner = gj_max3_u16x2(mx_inner, (v8[i] + 0x00080008u) & 0x07ff07ffu,
-                                         (v8[i + 1] + 0x00080008u) & 0x07ff07ffu);
-            }
-            mn_inner = (gj_dxt_lanes_min(mn_inner) + 8u) >> 3;
-            mx_inner = gj_dxt_lanes_max(mx_inner);
-            ok = mx_inner >= 8u && mn_inner <= (mx_inner - 8u) >> 3;
-            a0 = (gj_i32)mn_inner;
-            a1 = (gj_i32)((mx_inner - 8u) >> 3);
-        } else if (step == 2 || step == 11) {
-            ok = gj_dxt_alpha_refit(v8, &best, &a0, &a1);
-        } else if (step > 2) {
-            ok = gj_dxt_alpha_search_move(&best, step - 3, &a0, &a1);
-        }
-        if (ok)
-            gj_dxt_alpha_try(v8, a0, a1, &best);
+    *a0 = (gj_i32)(gj_dxt_lanes_max(mx) >> 3);
+    *a1 = (gj_i32)(gj_dxt_lanes_min(mn) >> 3);
+}
+
+/*
+ * The six-value mode's endpoints: the bounds of the values other than 0 and
+ * 255 (its own entries). For the minimum a 0 lane wraps to 8 * 255 and the
+ * others drop by 8, for the maximum a 255 lane wraps to 0 and the others rise
+ * by 8 (no lane passes 2^12). 0 when no value lies strictly between.
+ */
+GJ_FUNC int gj_dxt_alpha_inner_bounds(const gj_u32 *v8, gj_i32 *a0, gj_i32 *a1)
+{
+    gj_u32 mn = 0xffffffffu, mx = 0;
+    int i;
+
+    GJ_UNROLL
+    for (i = 0; i < 8; i += 2) {
+        mn = gj_min3_u16x2(mn, (v8[i] + 0x07f807f8u) & 0x07ff07ffu, (v8[i + 1] + 0x07f807f8u) & 0x07ff07ffu);
+        mx = gj_max3_u16x2(mx, (v8[i] + 0x00080008u) & 0x07ff07ffu, (v8[i + 1] + 0x00080008u) & 0x07ff07ffu);
     }
+    mn = (gj_dxt_lanes_min(mn) + 8u) >> 3;
+    mx = gj_dxt_lanes_max(mx);
+    *a0 = (gj_i32)mn;
+    *a1 = (gj_i32)((mx - 8u) >> 3);
+    return mx >= 8u && mn <= (mx - 8u) >> 3;
+}
+
+/* Steps of gj_dxt_encode_alpha by quality: the bounds; the six-value bounds and
+ * the refit; the search's 8 moves and the refit again. */
+#define GJ_DXT_ALPHA_STEPS(quality) ((quality) == GJ_DXT_FAST ? 1 : (quality) == GJ_DXT_BALANCED ? 3 : 12)
+
+/* Step `step` of gj_dxt_encode_alpha: its candidate, measured where it is valid. */
+GJ_FUNC void gj_dxt_alpha_step(const gj_u32 *v8, int step, gj_dxt_alpha_result *best)
+{
+    gj_i32 a0, a1;
+    int ok = 1;
+
+    if (step == 0)
+        gj_dxt_alpha_bounds(v8, &a0, &a1);
+    else if (step == 1)
+        ok = gj_dxt_alpha_inner_bounds(v8, &a0, &a1);
+    else if (step == 2 || step == 11)
+        ok = gj_dxt_alpha_refit(v8, best, &a0, &a1);
+    else
+        ok = gj_dxt_alpha_search_move(best, step - 3, &a0, &a1);
+    if (ok)
+        gj_dxt_alpha_try(v8, a0, a1, best);
+}
+
+/*
+ * Encodes 16 values (0..255, in pairs as gj_dxt_alpha_pairs) into an alpha
+ * block's two words, w0 | w1 << 32: the steps of the quality (a compile-time
+ * constant in the kernels: each holds only its own steps), in order, until
+ * one is exact (nothing can beat it). The first `straight` steps are straight
+ * code, the others one copy of the step code in a loop: BC3 and YCoCg, whose
+ * warps wait for instructions, take none straight (inlined at each step,
+ * high's copies were a third of their code); BC4, a small kernel, the first
+ * three (all in the loop cost its balanced and high kernels 8-13 %,
+ * doc/benchmarks.md, thirteenth session).
+ */
+GJ_FUNC gj_u64 gj_dxt_encode_alpha(const gj_u32 *v8, gj_u32 quality, int straight)
+{
+    gj_dxt_alpha_result best;
+    int step, steps = GJ_DXT_ALPHA_STEPS(quality);
+
+    best.w0 = 0;
+    best.w1 = 0;
+    best.err = 0xffffffffu;
+    GJ_UNROLL
+    for (step = 0; step < 3; step++)
+        if (step < straight && step < steps && best.err)
+            gj_dxt_alpha_step(v8, step, &best);
+    GJ_NO_UNROLL
+    for (step = gj_min(straight, steps); step < steps && best.err; step++)
+        gj_dxt_alpha_step(v8, step, &best);
     return (gj_u64)best.w1 << 32 | best.w0;
 }
 
@@ -213,22 +246,37 @@ GJ_FUNC gj_u64 gj_dxt_encode_alpha(const gj_u32 *v8, gj_u32 quality)
  * from PoCL and from PTX emulation; ptxas -O0, or this call, gives the PoCL bytes:
  * doc/benchmarks.md, sixth session). BC3 and BC4 keep it inlined. The pairs and
  * the block pass by value (registers): through pointers they went through the
- * stack.
+ * stack. One function per quality (gj_dxt_encode_luma picks it): a call does not
+ * take the caller's constant quality, so one function held every quality's
+ * steps in every YCoCg kernel.
  */
-GJ_FUNC_NOINLINE gj_u64 gj_dxt_encode_luma(gj_u32 v0, gj_u32 v1, gj_u32 v2, gj_u32 v3, gj_u32 v4, gj_u32 v5,
-                                           gj_u32 v6, gj_u32 v7, gj_u32 quality)
-{
-    gj_u32 v8[8];
+#define GJ_DXT_LUMA_FUNC(name, quality)                                                                \
+    GJ_FUNC_NOINLINE gj_u64 name(gj_u32 v0, gj_u32 v1, gj_u32 v2, gj_u32 v3, gj_u32 v4, gj_u32 v5,      \
+                                 gj_u32 v6, gj_u32 v7)                                                  \
+    {                                                                                                   \
+        gj_u32 v8[8];                                                                                   \
+        v8[0] = v0;                                                                                     \
+        v8[1] = v1;                                                                                     \
+        v8[2] = v2;                                                                                     \
+        v8[3] = v3;                                                                                     \
+        v8[4] = v4;                                                                                     \
+        v8[5] = v5;                                                                                     \
+        v8[6] = v6;                                                                                     \
+        v8[7] = v7;                                                                                     \
+        return gj_dxt_encode_alpha(v8, quality, 0);                                                     \
+    }
 
-    v8[0] = v0;
-    v8[1] = v1;
-    v8[2] = v2;
-    v8[3] = v3;
-    v8[4] = v4;
-    v8[5] = v5;
-    v8[6] = v6;
-    v8[7] = v7;
-    return gj_dxt_encode_alpha(v8, quality);
+GJ_DXT_LUMA_FUNC(gj_dxt_encode_luma_fast, GJ_DXT_FAST)
+GJ_DXT_LUMA_FUNC(gj_dxt_encode_luma_balanced, GJ_DXT_BALANCED)
+GJ_DXT_LUMA_FUNC(gj_dxt_encode_luma_high, GJ_DXT_HIGH)
+
+GJ_FUNC gj_u64 gj_dxt_encode_luma(const gj_u32 *v8, gj_u32 quality)
+{
+    if (quality == GJ_DXT_FAST)
+        return gj_dxt_encode_luma_fast(v8[0], v8[1], v8[2], v8[3], v8[4], v8[5], v8[6], v8[7]);
+    if (quality == GJ_DXT_BALANCED)
+        return gj_dxt_encode_luma_balanced(v8[0], v8[1], v8[2], v8[3], v8[4], v8[5], v8[6], v8[7]);
+    return gj_dxt_encode_luma_high(v8[0], v8[1], v8[2], v8[3], v8[4], v8[5], v8[6], v8[7]);
 }
 
 #endif /* GJ_KERNELS_DXT_ALPHA_FIT_H */

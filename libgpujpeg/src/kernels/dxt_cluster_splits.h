@@ -40,15 +40,16 @@
 #define GJ_DXT_SPLIT_MOVES 28
 
 /*
- * The moves, one word each: for boundaries i, j, k (bits 0, 6, 12) a source,
- * 0 (zero), 1 (i), 2 (j), 3 (k) or 4 (16), in bits 0-2 and a step of -3..3
- * plus 3 in bits 3-5. First every boundary moved by -3..3 (18 moves), then the
+ * The moves, one word each: for boundaries i, j, k (bytes 0, 1, 2) a source,
+ * 0 (zero), 1 (i), 2 (j), 3 (k) or 4 (16), as 5 times itself in bits 0-4 (the
+ * shift of its field in gj_dxt_split_move's source word) and a step of -3..3
+ * plus 3 in bits 5-7. First every boundary moved by -3..3 (18 moves), then the
  * ten that empty a cluster or shift the clusters by one: (0, j, k), (j, j, k),
  * (i, i, k), (i, k, k), (i, j, j), (i, j, 16), (0, i, j), (j, k, 16),
  * (0, i, k), (i, k, 16).
  */
-#define GJ_DXT_MOVE_SRC(i, j, k) ((i) | (j) << 6 | (k) << 12 | (3 << 3) * 0x1041)
-#define GJ_DXT_MOVE_STEP(b, d) ((gj_u32)(d) << (6 * (b) + 3))
+#define GJ_DXT_MOVE_SRC(i, j, k) (5 * ((i) | (j) << 8 | (k) << 16) | (3 << 5) * 0x10101)
+#define GJ_DXT_MOVE_STEP(b, d) ((gj_u32)(d) << (8 * (b) + 5))
 GJ_CONST_DATA gj_u32 gj_dxt_split_moves[GJ_DXT_SPLIT_MOVES] = {
     GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 3), GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 2),
     GJ_DXT_MOVE_SRC(1, 2, 3) - GJ_DXT_MOVE_STEP(0, 1), GJ_DXT_MOVE_SRC(1, 2, 3) + GJ_DXT_MOVE_STEP(0, 1),
@@ -70,22 +71,21 @@ GJ_CONST_DATA gj_u32 gj_dxt_split_moves[GJ_DXT_SPLIT_MOVES] = {
 #define GJ_DXT_SPLIT_J(s) ((gj_i32)((s) >> 8 & 255u))
 #define GJ_DXT_SPLIT_K(s) ((gj_i32)((s) >> 16))
 
-/* Split s moved by move word mv; 0xffffffff where the boundaries leave their order or the range. */
+/*
+ * Split s moved by move word mv; 0xffffffff where the boundaries leave their
+ * order or the range. The sources 0, i, j, k, 16 are 5-bit fields of one word,
+ * so that a boundary's source is one shift by the move's own field (no selects).
+ */
 GJ_FUNC gj_u32 gj_dxt_split_move(gj_u32 s, gj_u32 mv)
 {
-    gj_i32 src[5], b[3];
+    gj_u32 src = (s & 255u) << 5 | (s >> 8 & 255u) << 10 | (s >> 16) << 15 | 16u << 20;
+    gj_i32 b[3];
     int n;
 
-    src[0] = 0;
-    src[1] = GJ_DXT_SPLIT_I(s);
-    src[2] = GJ_DXT_SPLIT_J(s);
-    src[3] = GJ_DXT_SPLIT_K(s);
-    src[4] = 16;
     GJ_UNROLL
     for (n = 0; n < 3; n++) {
-        gj_u32 f = mv >> (6 * n) & 63u, c = f & 7u;
-        /* by selects: no array indexed by data on the GPU */
-        b[n] = (c == 0 ? src[0] : c == 1 ? src[1] : c == 2 ? src[2] : c == 3 ? src[3] : src[4]) + (gj_i32)(f >> 3) - 3;
+        gj_u32 f = mv >> (8 * n) & 255u;
+        b[n] = (gj_i32)(src >> (f & 31u) & 31u) + (gj_i32)(f >> 5) - 3;
     }
     if (b[0] < 0 || b[0] > b[1] || b[1] > b[2] || b[2] > 16)
         return 0xffffffffu;
@@ -135,46 +135,101 @@ GJ_FUNC gj_i64 gj_dxt_split_q2(const gj_i32 *q)
     return (gj_i64)q[0] * q[0] + (gj_i64)q[1] * q[1] + (gj_i64)q[2] * q[2];
 }
 
+/* The best split of the local search so far: its |Q|^2, det and the split. */
+typedef struct gj_dxt_split_best {
+    gj_i64 q2;
+    gj_i32 det;
+    gj_u32 s;
+} gj_dxt_split_best;
+
+/* Split t, with weight sums a2, b2, ab and Q q, replaces the best where its score is higher. */
+GJ_FUNC void gj_dxt_split_try(gj_dxt_split_best *best, gj_u32 t, gj_i32 a2, gj_i32 b2, gj_i32 ab, const gj_i32 *q)
+{
+    gj_i32 det = a2 * b2 - ab * ab;
+    gj_i64 q2 = gj_dxt_split_q2(q);
+
+    /* det < 2^15 and q2 < 2^36: the products fit in 64 bits */
+    if (det > 0 && q2 * best->det > best->q2 * det) {
+        best->q2 = q2;
+        best->det = det;
+        best->s = t;
+    }
+}
+
+/* The first moves of gj_dxt_split_moves: each boundary by -3..3 (6 per boundary). */
+#define GJ_DXT_SPLIT_SHIFTS 18
+
 /*
  * The local search (step 1) from split s: the best split found, as i | j << 8 |
  * k << 16. three: the three-colour splits (k stays 16).
+ *
+ * A step's moves in gj_dxt_split_moves' order. The first 18 move one boundary
+ * by d: their Q is the step's less one prefix sum plus another and their
+ * weight sums the step's plus d times the boundary's unit change (both linear
+ * in the boundaries): the same integers as from the split itself, for a third
+ * of a move's instructions (the moves were half of the BC1 high kernel's). All
+ * loops rolled: unrolled, the moves ran faster per block but the kernels
+ * slower (their warps wait for instructions; doc/benchmarks.md, thirteenth
+ * session).
  */
 GJ_FUNC gj_u32 gj_dxt_split_search(const gj_i32 *pre, gj_u32 s, gj_u32 three)
 {
+    gj_dxt_split_best best;
     gj_i32 q[3];
-    gj_i64 best_q2;
-    gj_i32 best_det;
-    int step, n;
+    int step, b, m, n, c;
 
     gj_dxt_split_q(pre, s, q);
-    best_q2 = gj_dxt_split_q2(q);
-    best_det = gj_dxt_split_weights(s, three).det;
-    if (best_det <= 0) {
-        best_q2 = -1;   /* every pixel on one weight: any split with det > 0 is better */
-        best_det = 1;
+    best.q2 = gj_dxt_split_q2(q);
+    best.det = gj_dxt_split_weights(s, three).det;
+    best.s = s;
+    if (best.det <= 0) {
+        best.q2 = -1;   /* every pixel on one weight: any split with det > 0 is better */
+        best.det = 1;
     }
+    GJ_NO_UNROLL
     for (step = 0; step < GJ_DXT_SPLIT_STEPS; step++) {
-        gj_u32 from = s;
-        for (n = 0; n < GJ_DXT_SPLIT_MOVES; n++) {
-            gj_u32 t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
-            gj_i32 det;
-            gj_i64 q2;
-            if (t == 0xffffffffu || (three && GJ_DXT_SPLIT_K(t) != 16))
-                continue;
-            det = gj_dxt_split_weights(t, three).det;
-            gj_dxt_split_q(pre, t, q);
-            q2 = gj_dxt_split_q2(q);
-            /* det < 2^15 and q2 < 2^36: the products fit in 64 bits */
-            if (det > 0 && q2 * best_det > best_q2 * det) {
-                best_q2 = q2;
-                best_det = det;
-                s = t;
+        gj_u32 from = best.s, below = from << 8, above = from >> 8 | 16u << 16;
+        gj_dxt_split_sums w = gj_dxt_split_weights(from, three);
+
+        /* boundary b moves between its neighbours (bytes b of below and above); three
+         * colours keep k = 16 */
+        GJ_NO_UNROLL
+        for (b = 0; b < (three ? 2 : 3); b++) {
+            gj_i32 v = (gj_i32)(from >> (8 * b) & 255u), lo = (gj_i32)(below >> (8 * b) & 255u);
+            gj_i32 hi = (gj_i32)(above >> (8 * b) & 255u), qf[3];
+            /* per unit of boundary b (gj_dxt_split_weights): sum a^2, sum b^2, sum ab */
+            gj_i32 da2 = (three ? 3 : 5) - 2 * b, db2 = -1 - 2 * b, dab = 2 * b - (three ? 1 : 2);
+
+            gj_dxt_split_q(pre, from, qf);
+            GJ_UNROLL
+            for (c = 0; c < 3; c++)
+                qf[c] -= pre[4 * v + c];
+            GJ_NO_UNROLL
+            for (m = 0; m < 6; m++) {
+                gj_i32 d = m - 3 + (m >= 3), x = v + d;
+                if (x < lo || x > hi)
+                    continue;
+                GJ_UNROLL
+                for (c = 0; c < 3; c++)
+                    q[c] = qf[c] + pre[4 * x + c];
+                gj_dxt_split_try(&best, from + ((gj_u32)d << (8 * b)), w.a2 + d * da2, w.b2 + d * db2,
+                                 w.ab + d * dab, q);
             }
         }
-        if (s == from)
+        GJ_NO_UNROLL
+        for (n = GJ_DXT_SPLIT_SHIFTS; n < GJ_DXT_SPLIT_MOVES; n++) {
+            gj_u32 t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
+            gj_dxt_split_sums wt;
+            if (t == 0xffffffffu || (three && GJ_DXT_SPLIT_K(t) != 16))
+                continue;
+            wt = gj_dxt_split_weights(t, three);
+            gj_dxt_split_q(pre, t, q);
+            gj_dxt_split_try(&best, t, wt.a2, wt.b2, wt.ab, q);
+        }
+        if (best.s == from)
             break;
     }
-    return s;
+    return best.s;
 }
 
 #endif /* GJ_KERNELS_DXT_CLUSTER_SPLITS_H */

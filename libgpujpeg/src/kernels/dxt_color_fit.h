@@ -713,21 +713,31 @@ GJ_FUNC int gj_dxt_scale10(gj_i32 *v)
  */
 GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
 {
-    const gj_i32 *sum = blk->sum;
-    gj_i32 cov[3][3], v[3], mx, s;
-    int p, a, b, it, start = 0;
+    gj_i32 cov[3][3], c6[6], v[3], mx, s;
+    int p, a, b, it, k, start = 0;
 
+    /* The six channel pairs a <= b (a, b in the nibbles of 0x211000 and 0x221210) in a
+     * rolled loop (unrolled, 200 instructions run once per block). sum (16 x_a - sum_a)
+     * (16 x_b - sum_b) = 256 sum x_a x_b - 16 sum_a sum_b (both < 2^29); x_a x_b is the
+     * pixel's dot product with its channel b moved to byte a (byte 3 of a pixel is zero),
+     * as in gj_dxt_color_diagonal. Sums by selects: no dynamic index into the block. */
+    GJ_NO_UNROLL
+    for (k = 0; k < 6; k++) {
+        gj_u32 ka = 0x211000u >> (4 * k) & 15u, kb = 0x221210u >> (4 * k) & 15u;
+        gj_u32 sel = (0x3333u & ~(15u << (4 * ka))) | kb << (4 * ka);
+        gj_i32 sa = ka == 0 ? blk->sum[0] : ka == 1 ? blk->sum[1] : blk->sum[2];
+        gj_i32 sb = kb == 0 ? blk->sum[0] : kb == 1 ? blk->sum[1] : blk->sum[2], xx = 0;
+        GJ_UNROLL
+        for (p = 0; p < 16; p++)
+            xx = gj_dot4_u8(blk->px[p], gj_byte_perm(blk->px[p], sel), xx);
+        c6[k] = 256 * xx - 16 * sa * sb;
+    }
+    k = 0;
     GJ_UNROLL
     for (a = 0; a < 3; a++) {
         GJ_UNROLL
-        for (b = a; b < 3; b++) {
-            gj_i32 c = 0;
-            /* (16 x - sum) < 2^12: a product < 2^24, 16 of them < 2^28. */
-            GJ_UNROLL
-            for (p = 0; p < 16; p++)
-                c += (16 * gj_dxt_blk(blk, a, p) - sum[a]) * (16 * gj_dxt_blk(blk, b, p) - sum[b]);
-            cov[a][b] = cov[b][a] = c;
-        }
+        for (b = a; b < 3; b++)
+            cov[a][b] = cov[b][a] = c6[k++];
     }
     /* The row of the largest variance (the first of equals), by selects: no dynamic index. */
     start = cov[1][1] > cov[0][0] ? 1 : 0;
@@ -747,7 +757,8 @@ GJ_FUNC int gj_dxt_principal_axis(const gj_dxt_rgb_block *blk, gj_i32 *axis)
     GJ_UNROLL
     for (a = 0; a < 3; a++)
         v[a] = start == 0 ? cov[0][a] : start == 1 ? cov[1][a] : cov[2][a];
-    GJ_UNROLL
+    /* rolled: unrolled, its eight steps were 500 instructions run once per block */
+    GJ_NO_UNROLL
     for (it = 0; it < 8; it++) {
         gj_i32 w[3];
         if (!gj_dxt_scale10(v))
@@ -838,15 +849,17 @@ GJ_FUNC int gj_dxt_color_split_codes(const gj_dxt_rgb_block *blk, const gj_i32 *
  * The split of the block's sorted pixels that the projections t on the axis
  * give: boundaries where t crosses the fractions (2 m + 1) / (2 c) of its range,
  * m = 0 .. c - 2 (c = 4 clusters, or 3), as i | j << 8 | k << 16 (k = 16 for 3).
+ * The projections come as gj_dxt_color_cluster's keys 16 t + p (t = key >> 4),
+ * in a rolled loop (unrolled, 180 instructions run once or twice per block).
  */
-GJ_FUNC gj_u32 gj_dxt_color_split_start(const gj_i32 *t, gj_i32 tmin, gj_i32 range, gj_u32 three)
+GJ_FUNC gj_u32 gj_dxt_color_split_start(const gj_i32 *key, gj_i32 tmin, gj_i32 range, gj_u32 three)
 {
     gj_i32 c = three ? 4 : 6, b[3] = { 0, 0, 0 };
     int p;
 
-    GJ_UNROLL
+    GJ_NO_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_i32 u = c * (t[p] - tmin);
+        gj_i32 u = c * ((key[p] >> 4) - tmin);
         b[0] += u < range;
         b[1] += u < 3 * range;
         b[2] += u < 5 * range;
@@ -892,8 +905,8 @@ GJ_FUNC void gj_dxt_color_queue_pair(gj_u32 codes, gj_u32 four_only, int slot, g
 GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, gj_i32 fixed_blue, gj_u32 *cand,
                                  gj_u32 *valid)
 {
-    gj_i32 axis[3], t[16], rank[16], pre[4 * 17], tmin, tmax;
-    gj_u32 codes[2], three;
+    gj_i32 axis[3], t[16], key[16], rank[16], pre[4 * 17], acc[3], tmin, tmax;
+    gj_u32 sorted[16], codes[2], three;
     int p, q, ch;
 
     if (!gj_dxt_principal_axis(blk, axis)) {
@@ -905,34 +918,46 @@ GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
     GJ_UNROLL
     for (p = 0; p < 16; p++)
         t[p] = axis[0] * gj_dxt_blk(blk, 0, p) + axis[1] * gj_dxt_blk(blk, 1, p) + axis[2] * gj_dxt_blk(blk, 2, p);
+    /* Keys 16 t + p (|t| < 3 * 1023 * 255 < 2^20): distinct, in the order of t with
+     * equals by position, so that a pixel's rank is the count of smaller keys. */
     tmin = tmax = t[0];
     GJ_UNROLL
     for (p = 0; p < 16; p++) {
-        rank[p] = 0;
-        GJ_UNROLL
-        for (q = 0; q < 16; q++)
-            rank[p] += t[q] < t[p] || (t[q] == t[p] && q < p);
+        key[p] = 16 * t[p] + p;
         tmin = gj_min(tmin, t[p]);
         tmax = gj_max(tmax, t[p]);
     }
-    /* Prefix sums of y = 16 x - sum in sorted order (|P| < 8 * 4080), P[16] = 0. */
+    /* rolled: unrolled, the 256 comparisons were 600 instructions run once per block */
+    GJ_NO_UNROLL
+    for (p = 0; p < 16; p++) {
+        gj_i32 r = 0, k = key[p];
+        GJ_UNROLL
+        for (q = 0; q < 16; q++)
+            r += key[q] < k;
+        rank[p] = r;
+    }
+    /* The pixels in sorted order, then the prefix sums of y = 16 x - sum over them
+     * (|P| < 8 * 4080, P[0] = P[16] = 0) in a rolled loop (unrolled per channel, 380
+     * instructions run once per block). */
     GJ_UNROLL
-    for (ch = 0; ch < 3; ch++) {
-        gj_i32 y[16], acc = 0;
+    for (p = 0; p < 16; p++)
+        sorted[rank[p]] = blk->px[p];
+    GJ_UNROLL
+    for (ch = 0; ch < 3; ch++)
+        acc[ch] = pre[ch] = 0;
+    GJ_NO_UNROLL
+    for (p = 0; p < 16; p++) {
+        gj_u32 x = sorted[p];
         GJ_UNROLL
-        for (p = 0; p < 16; p++)
-            y[rank[p]] = 16 * gj_dxt_blk(blk, ch, p) - blk->sum[ch];
-        pre[ch] = 0;
-        GJ_UNROLL
-        for (p = 0; p < 16; p++) {
-            acc += y[p];
-            pre[4 * (p + 1) + ch] = acc;
+        for (ch = 0; ch < 3; ch++) {
+            acc[ch] += 16 * GJ_DXT_CH(x, ch) - blk->sum[ch];
+            pre[4 * (p + 1) + ch] = acc[ch];
         }
     }
     /* Four colours, then BC1's three: one copy of the code in a loop. */
     GJ_NO_UNROLL
     for (three = 0; three < (four_only ? 1u : 2u); three++) {
-        gj_u32 s = gj_dxt_split_search(pre, gj_dxt_color_split_start(t, tmin, tmax - tmin, three), three);
+        gj_u32 s = gj_dxt_split_search(pre, gj_dxt_color_split_start(key, tmin, tmax - tmin, three), three);
         /* four colours: the best two over the split's neighbourhood; three: the split alone
          * (its neighbours gained at most 0.02 dB on the test photos, for 40 % of BC1's
          * estimates) */
@@ -973,19 +998,30 @@ GJ_FUNC int gj_dxt_color_refit_grid(const gj_dxt_rgb_block *blk, gj_u32 four_onl
     GJ_UNROLL
     for (ch = 0; ch < 3; ch++) {
         gj_i32 mx = gj_dxt_565_max(ch), c0 = gj_dxt_quantize_ch(e0[ch], ch), c1 = gj_dxt_quantize_ch(e1[ch], ch);
-        gj_i32 b0 = c0, b1 = c1, best_f = 0x7fffffff;
-        gj_u32 bits = ch == 1 ? 6u : 5u;
+        gj_i32 b0 = c0, b1 = c1, best_f = 0x7fffffff, v0[3], v1[3], f0[3], f1[3];
+        gj_u32 bits = ch == 1 ? 6u : 5u, ok0 = 0, ok1 = 0;
+        /* gj_dxt_lsq_channel_error split into the terms of v0 alone, of v1 alone
+         * and the cross term: each endpoint's three codes once, not per pair (a code
+         * out of range is clamped, its terms unused: no overflow) */
+        GJ_UNROLL
+        for (d = 0; d < 3; d++) {
+            v0[d] = (gj_i32)gj_dxt_expand((gj_u32)gj_dxt_clamp(c0 + d - 1, mx), bits);
+            v1[d] = (gj_i32)gj_dxt_expand((gj_u32)gj_dxt_clamp(c1 + d - 1, mx), bits);
+            f0[d] = m.a2 * v0[d] * v0[d] - 2 * den * m.ax[ch] * v0[d];
+            f1[d] = m.b2 * v1[d] * v1[d] - 2 * den * m.bx[ch] * v1[d];
+            ok0 |= (gj_u32)(c0 + d - 1 >= 0 && c0 + d - 1 <= mx) << d;
+            ok1 |= (gj_u32)(c1 + d - 1 >= 0 && c1 + d - 1 <= mx) << d;
+        }
         GJ_UNROLL
         for (d = 0; d < 9; d++) {
-            gj_i32 x0 = c0 + d / 3 - 1, x1 = c1 + d % 3 - 1, f;
-            if (x0 < 0 || x0 > mx || x1 < 0 || x1 > mx)
+            gj_i32 f;
+            if (!(ok0 >> (d / 3) & ok1 >> (d % 3) & 1u))
                 continue;
-            f = gj_dxt_lsq_channel_error(&m, den, ch, (gj_i32)gj_dxt_expand((gj_u32)x0, bits),
-                                         (gj_i32)gj_dxt_expand((gj_u32)x1, bits));
+            f = f0[d / 3] + f1[d % 3] + 2 * m.ab * v0[d / 3] * v1[d % 3];
             if (f < best_f) {
                 best_f = f;
-                b0 = x0;
-                b1 = x1;
+                b0 = c0 + d / 3 - 1;
+                b1 = c1 + d % 3 - 1;
             }
         }
         a |= (gj_u32)b0 << gj_dxt_565_shift(ch);

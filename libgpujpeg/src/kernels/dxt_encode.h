@@ -132,7 +132,7 @@ GJ_FUNC void gj_dxt_encode_ycocg(const gj_u32 *px, GJ_GLOBAL const gj_u16 *flat_
             }
             v8[p >> 1] = (l[0] | l[1] << 16) << 3;
         }
-        lw = gj_dxt_encode_luma(v8[0], v8[1], v8[2], v8[3], v8[4], v8[5], v8[6], v8[7], quality);
+        lw = gj_dxt_encode_luma(v8, quality);
         w[0] = (gj_u32)lw;
         w[1] = (gj_u32)(lw >> 32);
     }
@@ -157,7 +157,7 @@ GJ_FUNC void gj_dxt_encode_pixels(gj_u32 format, GJ_GLOBAL const gj_u16 *flat_pa
         for (p = 0; p < 16; p++)
             a[p] = (gj_i32)(px[p] >> 24);
         gj_dxt_alpha_pairs(a, v8);
-        aw = gj_dxt_encode_alpha(v8, quality);
+        aw = gj_dxt_encode_alpha(v8, quality, format == GJ_DXT_BC4 ? 3 : 0);
         w[0] = (gj_u32)aw;
         w[1] = (gj_u32)(aw >> 32);
     }

@@ -27,12 +27,13 @@
 #define GJ_DXT_MIN_GROUPS_FAST 8
 #endif
 /*
- * high's local search (dxt_cluster_splits.h) fits in 128 registers without
- * spilling (ptxas, sm_90; the exhaustive search took the 168 of the cap): 8
- * work-groups instead of 6.
+ * high at 65536 / (64 * 10) = 96 registers: its code is mostly loops now, and
+ * its warps wait for instructions more than for data. At 96 (BC1 spills 152
+ * bytes, BC3 16, YCoCg nothing) BC1 and BC3 ran 2-3 % faster than at 128 on the
+ * H200, YCoCg 3-7 % (doc/benchmarks.md, thirteenth session, branch dxth5).
  */
 #ifndef GJ_DXT_MIN_GROUPS_HIGH
-#define GJ_DXT_MIN_GROUPS_HIGH 8
+#define GJ_DXT_MIN_GROUPS_HIGH 10
 #endif
 #define GJ_DXT_MIN_GROUPS_OF(quality)                                                                   \
     ((quality) == GJ_DXT_FAST ? GJ_DXT_MIN_GROUPS_FAST : (quality) == GJ_DXT_HIGH ? GJ_DXT_MIN_GROUPS_HIGH : GJ_DXT_MIN_GROUPS)
