@@ -16,8 +16,8 @@
 /* Per-chunk results of a decode run: blocks begun and DC differences per component. */
 #define GJ_CHUNK_SUMS 5     /* [0] blocks, [1..4] DC sums of components 0..3 */
 
-GJ_CONST_DATA gj_u8 gj_natural_order[80] = GJ_JPEG_NATURAL_ORDER_INIT;
 #define GJ_NATURAL_ORDER_SIZE 80
+GJ_CONST_DATA gj_u8 gj_natural_order[GJ_NATURAL_ORDER_SIZE] = GJ_JPEG_NATURAL_ORDER_INIT;
 
 /* T.81 F.2.2.1 EXTEND: the signed value of an s-bit magnitude field (s <= 16),
  * without a branch: a field whose top bit is clear is negative; s = 0 gives 0. */
