@@ -34,12 +34,19 @@
 
 #include "common.h"
 
-/* Steps of the local search at most (photo blocks take 1 to 3, rarely 6). */
-#define GJ_DXT_SPLIT_STEPS 8
+/*
+ * Steps of the local search at most. Photo blocks take 1 to 3 (1.9 on the 4K
+ * photo), rarely up to 8, but a warp runs a step while any of its 32 blocks
+ * moves: 3.9 a warp with 8 allowed. With 3 instead of 8, 614 of the photo's
+ * 518400 BC1 blocks moved (607 of BC3's, none of YCoCg's), the test photos'
+ * PSNR by at most 0.002 dB, and BC1/BC3/YCoCg high ran 9/10/3 % faster (H200:
+ * 12.2/14.2/12.7 Gpix/s; doc/benchmarks.md, fourteenth session).
+ */
+#define GJ_DXT_SPLIT_STEPS 3
 /*
  * Steps of BC1's three-colour search at most. A warp runs a step while any of
  * its blocks moves (3.4 steps a warp on the 4K photo, 1.8 a block): with up to
- * 8 steps, the three-colour pass (search, split codes, measurement) was a
+ * 8 steps (main), the three-colour pass (search, split codes, measurement) was a
  * quarter of BC1's kernel (H200: 9.8 Gpix/s, 12.7 without the pass). One step
  * moved 197 of the photo's 518400 blocks and the test photos' PSNR by at most
  * 0.001 dB, for 11.0 Gpix/s (two steps: 10.5; doc/benchmarks.md, fourteenth
