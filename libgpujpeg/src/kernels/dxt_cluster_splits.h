@@ -34,8 +34,25 @@
 
 #include "common.h"
 
-/* Steps of the local search at most (photo blocks take 1 to 3, rarely 6). */
-#define GJ_DXT_SPLIT_STEPS 8
+/*
+ * Steps of the local search at most. Photo blocks take 1 to 3 (1.9 on the 4K
+ * photo), rarely up to 8, but a warp runs a step while any of its 32 blocks
+ * moves: 3.9 a warp with 8 allowed. With 3 instead of 8, 614 of the photo's
+ * 518400 BC1 blocks moved (607 of BC3's, none of YCoCg's), the test photos'
+ * PSNR by at most 0.002 dB, and BC1/BC3/YCoCg high ran 9/10/3 % faster (H200:
+ * 12.2/14.2/12.7 Gpix/s; doc/benchmarks.md, fourteenth session).
+ */
+#define GJ_DXT_SPLIT_STEPS 3
+/*
+ * Steps of BC1's three-colour search at most. A warp runs a step while any of
+ * its blocks moves (3.4 steps a warp on the 4K photo, 1.8 a block): with up to
+ * 8 steps (main), the three-colour pass (search, split codes, measurement) was a
+ * quarter of BC1's kernel (H200: 9.8 Gpix/s, 12.7 without the pass). One step
+ * moved 197 of the photo's 518400 blocks and the test photos' PSNR by at most
+ * 0.001 dB, for 11.0 Gpix/s (two steps: 10.5; doc/benchmarks.md, fourteenth
+ * session).
+ */
+#define GJ_DXT_SPLIT_STEPS_THREE 1
 /* The moves of a step (gj_dxt_split_moves). */
 #define GJ_DXT_SPLIT_MOVES 28
 
@@ -158,6 +175,14 @@ GJ_FUNC void gj_dxt_split_try(gj_dxt_split_best *best, gj_u32 t, gj_i32 a2, gj_i
 
 /* The first moves of gj_dxt_split_moves: each boundary by -3..3 (6 per boundary). */
 #define GJ_DXT_SPLIT_SHIFTS 18
+/*
+ * The moves the three-colour search skips: from (i, j, 16), (i, j, j) and
+ * (0, i, j) leave the three-colour splits unless j = 16, where they repeat
+ * (i, k, k) and the later (0, i, k); (i, j, 16) is the split itself and
+ * (i, k, 16) repeats (i, k, k). The others keep k = 16, and the distinct splits
+ * come in the same order: the same result, for 6 of the 10 moves.
+ */
+#define GJ_DXT_SPLIT_NOT_THREE (1u << 22 | 1u << 23 | 1u << 24 | 1u << 27)
 
 /*
  * The local search (step 1) from split s: the best split found, as i | j << 8 |
@@ -187,7 +212,7 @@ GJ_FUNC gj_u32 gj_dxt_split_search(const gj_i32 *pre, gj_u32 s, gj_u32 three)
         best.det = 1;
     }
     GJ_NO_UNROLL
-    for (step = 0; step < GJ_DXT_SPLIT_STEPS; step++) {
+    for (step = 0; step < (three ? GJ_DXT_SPLIT_STEPS_THREE : GJ_DXT_SPLIT_STEPS); step++) {
         gj_u32 from = best.s, below = from << 8, above = from >> 8 | 16u << 16;
         gj_dxt_split_sums w = gj_dxt_split_weights(from, three);
 
@@ -218,9 +243,12 @@ GJ_FUNC gj_u32 gj_dxt_split_search(const gj_i32 *pre, gj_u32 s, gj_u32 three)
         }
         GJ_NO_UNROLL
         for (n = GJ_DXT_SPLIT_SHIFTS; n < GJ_DXT_SPLIT_MOVES; n++) {
-            gj_u32 t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
+            gj_u32 t;
             gj_dxt_split_sums wt;
-            if (t == 0xffffffffu || (three && GJ_DXT_SPLIT_K(t) != 16))
+            if (three && (GJ_DXT_SPLIT_NOT_THREE >> n & 1u))
+                continue;
+            t = gj_dxt_split_move(from, gj_dxt_split_moves[n]);
+            if (t == 0xffffffffu)
                 continue;
             wt = gj_dxt_split_weights(t, three);
             gj_dxt_split_q(pre, t, q);

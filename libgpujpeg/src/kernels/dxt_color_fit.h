@@ -846,25 +846,29 @@ GJ_FUNC int gj_dxt_color_split_codes(const gj_dxt_rgb_block *blk, const gj_i32 *
 }
 
 /*
- * The split of the block's sorted pixels that the projections t on the axis
+ * The splits of the block's sorted pixels that the projections t on the axis
  * give: boundaries where t crosses the fractions (2 m + 1) / (2 c) of its range,
- * m = 0 .. c - 2 (c = 4 clusters, or 3), as i | j << 8 | k << 16 (k = 16 for 3).
- * The projections come as gj_dxt_color_cluster's keys 16 t + p (t = key >> 4),
- * in a rolled loop (unrolled, 180 instructions run once or twice per block).
+ * m = 0 .. c - 2, for c = 4 clusters (start[0], as i | j << 8 | k << 16) and
+ * for BC1's three (start[1], k = 16), both in one rolled loop (unrolled, 180
+ * instructions run once per block; a loop per mode ran BC1's twice). The
+ * projections come as gj_dxt_color_cluster's keys 16 t + p (t = key >> 4).
  */
-GJ_FUNC gj_u32 gj_dxt_color_split_start(const gj_i32 *key, gj_i32 tmin, gj_i32 range, gj_u32 three)
+GJ_FUNC void gj_dxt_color_split_starts(const gj_i32 *key, gj_i32 tmin, gj_i32 range, gj_u32 *start)
 {
-    gj_i32 c = three ? 4 : 6, b[3] = { 0, 0, 0 };
+    gj_i32 b[5] = { 0, 0, 0, 0, 0 };
     int p;
 
     GJ_NO_UNROLL
     for (p = 0; p < 16; p++) {
-        gj_i32 u = c * ((key[p] >> 4) - tmin);
-        b[0] += u < range;
-        b[1] += u < 3 * range;
-        b[2] += u < 5 * range;
+        gj_i32 d = (key[p] >> 4) - tmin;
+        b[0] += 6 * d < range;
+        b[1] += 6 * d < 3 * range;
+        b[2] += 6 * d < 5 * range;
+        b[3] += 4 * d < range;
+        b[4] += 4 * d < 3 * range;
     }
-    return three ? GJ_DXT_SPLIT(b[0], b[1], 16) : GJ_DXT_SPLIT(b[0], b[1], b[2]);
+    start[0] = GJ_DXT_SPLIT(b[0], b[1], b[2]);
+    start[1] = GJ_DXT_SPLIT(b[3], b[4], 16);
 }
 
 /*
@@ -906,7 +910,7 @@ GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
                                  gj_u32 *valid)
 {
     gj_i32 axis[3], t[16], key[16], rank[16], pre[4 * 17], acc[3], tmin, tmax;
-    gj_u32 sorted[16], codes[2], three;
+    gj_u32 sorted[16], codes[2], start[2], three;
     int p, q, ch;
 
     if (!gj_dxt_principal_axis(blk, axis)) {
@@ -954,10 +958,11 @@ GJ_FUNC int gj_dxt_color_cluster(const gj_dxt_rgb_block *blk, gj_u32 four_only, 
             pre[4 * (p + 1) + ch] = acc[ch];
         }
     }
+    gj_dxt_color_split_starts(key, tmin, tmax - tmin, start);
     /* Four colours, then BC1's three: one copy of the code in a loop. */
     GJ_NO_UNROLL
     for (three = 0; three < (four_only ? 1u : 2u); three++) {
-        gj_u32 s = gj_dxt_split_search(pre, gj_dxt_color_split_start(key, tmin, tmax - tmin, three), three);
+        gj_u32 s = gj_dxt_split_search(pre, three ? start[1] : start[0], three);
         /* four colours: the best two over the split's neighbourhood; three: the split alone
          * (its neighbours gained at most 0.02 dB on the test photos, for 40 % of BC1's
          * estimates) */
