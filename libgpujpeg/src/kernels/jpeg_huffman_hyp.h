@@ -80,8 +80,7 @@ GJ_KERNEL gj_huff_hyp_decode(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const 
     seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
     gj_huff_start_state(seg, idx * p->chunk_bits, h, &st);
-    out.write = 0;
-    out.first_block = 0;
+    gj_huff_output_plain(&out);
     out.mark_mode = GJ_MARK_RECORD;
     out.mark_base = st.bit;
     out.mark_count = 0;
@@ -146,8 +145,7 @@ GJ_FUNC gj_u32 gj_huff_hyp_link_one(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL 
     gj_i32 sums[GJ_CHUNK_SUMS];
 
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    out.write = 0;
-    out.first_block = 0;
+    gj_huff_output_plain(&out);
     out.mark_mode = GJ_MARK_MATCH;
     out.mark_base = idx * p->chunk_bits;
     out.mark_count = hyps * GJ_HYP_MARKS;

@@ -63,6 +63,12 @@ typedef struct gj_scan_params {
      * after synchronisation (kernels/jpeg_huffman_hyp.h). */
     gj_u32 hyp_offset[6];
     gj_u32 num_groups;              /* work-groups of gj_huff_sync */
+    /* The writing kernel decodes each chunk in 1 << part_shift parts of part_bits, one
+     * thread each, from the part starts the synchronisation recorded
+     * (kernels/jpeg_huffman_sync.h gj_huff_decode_write()). */
+    gj_u32 part_shift;
+    gj_u32 part_bits;
+    gj_u32 pad[2];
     /* slot_info and tables[] are the image every work-group copies into its local memory
      * (kernels/jpeg_huffman.h gj_huff_load_tables()), one piece on a 16-byte boundary
      * of the struct: the copy reads 16-byte words. */
