@@ -217,12 +217,35 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
     return 0;
 }
 
+/* Lays the hypothesis arrays out in the scan params for p->hyp_levels levels of extra
+ * states; their bytes in all, or 0 for a scan too large to synchronise. */
+static size_t lay_out_hypotheses(gj_scan_params *p, uint32_t hyps)
+{
+    size_t nhyp = (size_t)p->num_chunks * hyps, row = (size_t)(p->hyp_levels + 1) * hyps, sizes[6], total = 0;
+    int i;
+
+    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_packed_state);
+    sizes[GJ_HYP_ARRAY_X] = p->hyp_levels * nhyp * sizeof(gj_huff_packed_state);
+    sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
+    sizes[GJ_HYP_ARRAY_MAP] = p->num_chunks * row;
+    sizes[GJ_HYP_ARRAY_GROUP_MAP] = p->num_groups * row;
+    sizes[GJ_HYP_ARRAY_GROUP_IN] = p->num_groups;
+    for (i = 0; i < 6; i++) {
+        if (total / 16 > UINT32_MAX)
+            return 0;
+        p->hyp_offset[i] = (uint32_t)(total / 16);
+        total += (sizes[i] + 15) & ~(size_t)15;
+    }
+    return total;
+}
+
 /*
  * Decides whether the scan uses slot hypotheses and lays their arrays out in the
  * scan params, in the coefficient buffer while it is still scratch (the first scan)
- * and large enough. Elsewhere (a later scan, or one so dense that its chunks hold
- * fewer coefficient bytes than hypothesis bytes: 4:2:0 in 256-bit chunks above about
- * 180 bits per block) they would need a buffer of their own, bytes per pixel beyond
+ * and large enough: with GJ_HYP_MAX_LEVELS levels of extra states, else as many as
+ * fit. Elsewhere (a later scan, or one so dense that its chunks hold fewer
+ * coefficient bytes than hypothesis bytes: 4:2:0 in 256-bit chunks above about 180
+ * bits per block) they would need a buffer of their own, bytes per pixel beyond
  * the decoder's memory limit (the output, the coefficients and a byte per pixel):
  * the scan does without them (plain guesses are slower, never wrong), unless
  * GJ_SYNC asks for them. Before the params are uploaded.
@@ -230,36 +253,27 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
 static int plan_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const gj_jpeg_scan *scan, int first)
 {
     gj_scan_params *p = u->scan_params;
-    size_t nhyp, groups = gj_jpeg_groups(p->num_chunks, HUFF_GROUP), sizes[6], total = 0;
-    int i;
+    size_t total;
 
-    p->num_groups = (uint32_t)groups;
+    p->num_groups = (uint32_t)gj_jpeg_groups(p->num_chunks, HUFF_GROUP);
     u->hyps = !first_pass_exact(u) && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
     if (!u->hyps)
         return 0;
-    nhyp = (size_t)p->num_chunks * u->hyps;
-    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_packed_state);
-    sizes[GJ_HYP_ARRAY_X] = nhyp * sizeof(gj_huff_packed_state);
-    sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
-    sizes[GJ_HYP_ARRAY_MAP] = 2 * nhyp;
-    sizes[GJ_HYP_ARRAY_GROUP_MAP] = groups * 2 * u->hyps;
-    sizes[GJ_HYP_ARRAY_GROUP_IN] = groups;
-    for (i = 0; i < 6; i++) {
-        if (total / 16 > UINT32_MAX)
+    for (p->hyp_levels = GJ_HYP_MAX_LEVELS; p->hyp_levels > 0; p->hyp_levels--) {
+        if (!(total = lay_out_hypotheses(p, u->hyps)))
             return gj_fail(GJ_ERROR_NOMEM, "JPEG scan of %u chunks: too large to synchronise", p->num_chunks);
-        p->hyp_offset[i] = (uint32_t)(total / 16);
-        total += (sizes[i] + 15) & ~(size_t)15;
-    }
-    if (first && dec->buf[BUF_COEFS].size >= total) {
-        u->hyp_scratch = BUF_COEFS;
-        return 0;
+        if (first && dec->buf[BUF_COEFS].size >= total) {
+            u->hyp_scratch = BUF_COEFS;
+            return 0;
+        }
     }
     if (dec->sync_mode == SYNC_AUTO) {
         u->hyps = 0;
         return 0;
     }
+    p->hyp_levels = GJ_HYP_MAX_LEVELS;
     u->hyp_scratch = BUF_HYP_SCRATCH;
-    return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, total);
+    return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, lay_out_hypotheses(p, u->hyps));
 }
 
 /* Rounds queued after the first pass before gj_huff_sync_finish walks what they left:

@@ -186,11 +186,11 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
                 /* A block begins at the chunk's first bit (exact for a segment's first chunk). */
                 gj_huff_start_state(seg, idx * p->chunk_bits, 0, &st);
             } else {
-                gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, num_hyps, gj_huff_hyp_guess(p, scratch, chunk - 1), &st);
+                gj_huff_hyp_state(p, hyp_states, hyp_x, chunk - 1, gj_huff_hyp_guess(p, scratch, chunk - 1), &st);
             }
             gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, &res);
             if (num_hyps)
-                gj_huff_hyp_state(hyp_states, hyp_x, chunk, num_hyps, gj_huff_hyp_guess(p, scratch, chunk), &old);
+                gj_huff_hyp_state(p, hyp_states, hyp_x, chunk, gj_huff_hyp_guess(p, scratch, chunk), &old);
             /* Without hypotheses the successor assumed nothing: it must look. */
             changed = !num_hyps || !gj_huff_state_equal(&st, &old);
         }
