@@ -26,9 +26,8 @@
  * to itself (decode_entropy.c chunk_bits_for(); measured on an H200, doc/benchmarks.md). */
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
-/* Parts of a chunk the writing kernel decodes, one thread each, in a picture alone on the
- * GPU, and their least length in bits: more than a symbol (32 bits) can be
- * (decode_entropy.c write_part_shift()). */
+/* Parts of a chunk the writing kernel decodes, one thread each, and their least length
+ * in bits: more than a symbol (32 bits) can be (decode_entropy.c write_part_shift()). */
 #define WRITE_PARTS 4
 #define MIN_PART_BITS 48
 /* Work-groups of chunks a scan keeps at least when lanes share the GPU (chunk_bits_for()). */

@@ -243,14 +243,30 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
         hyp_map[(gj_u64)(chunk + level) * row + level * hyps + h] = (gj_u8)GJ_HYP_NONE;
 }
 
-/* Copies map rows first .. first + count - 1 (of `row` entries) to local memory. */
+/*
+ * Copies map rows first .. first + count - 1 (of `row` entries; first a multiple of
+ * 16) to local memory, as 16-byte words (the arrays are padded to them), every load
+ * of a thread issued before its first store: a byte per step waited for global
+ * memory at every step, 24 steps a thread with 3 levels of extra states (group maps
+ * 18 -> 26 us of an HD picture on an H200). Work-groups of GJ_HUFF_GROUP threads.
+ */
+#define GJ_HYP_MAP_VECS (GJ_HUFF_GROUP * (GJ_HYP_MAX_LEVELS + 1) * GJ_MAX_SLOTS / 16)
+#define GJ_HYP_MAP_STEPS ((GJ_HYP_MAP_VECS + GJ_HUFF_GROUP - 1) / GJ_HUFF_GROUP)
 GJ_FUNC void gj_huff_hyp_load_maps(GJ_GLOBAL const gj_u8 *maps, gj_u32 first, gj_u32 count, gj_u32 row,
-                                   GJ_LOCAL gj_u8 *l_map)
+                                   GJ_LOCAL uint4 *l_map)
 {
-    gj_u32 i;
+    GJ_GLOBAL const uint4 *src = (GJ_GLOBAL const uint4 *)(maps + (gj_u64)first * row);
+    gj_u32 n = (count * row + 15) / 16, t = gj_local_id(), k;
+    uint4 v[GJ_HYP_MAP_STEPS];
 
-    for (i = gj_local_id(); i < count * row; i += gj_group_size())
-        l_map[i] = maps[(gj_u64)first * row + i];
+    GJ_UNROLL
+    for (k = 0; k < GJ_HYP_MAP_STEPS; k++)
+        if (t + k * GJ_HUFF_GROUP < n)
+            v[k] = src[t + k * GJ_HUFF_GROUP];
+    GJ_UNROLL
+    for (k = 0; k < GJ_HYP_MAP_STEPS; k++)
+        if (t + k * GJ_HUFF_GROUP < n)
+            l_map[t + k * GJ_HUFF_GROUP] = v[k];
     gj_barrier();
 }
 
@@ -267,10 +283,11 @@ GJ_FUNC gj_u32 gj_huff_hyp_step(GJ_LOCAL const gj_u8 *l_map, gj_u32 k, gj_u32 ro
  * 0 .. num_groups - 1 (0: nothing to do, the same for every thread): one
  * work-group, thread 0 walking the group maps a tile of `tile` groups at a time. */
 GJ_FUNC void gj_huff_hyp_resolve_groups(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj_u8 *scratch,
-                                        gj_u32 num_groups, gj_u32 tile, GJ_LOCAL gj_u8 *l_map,
+                                        gj_u32 num_groups, gj_u32 tile, GJ_LOCAL uint4 *l_maps,
                                         GJ_LOCAL gj_u8 *l_in, GJ_LOCAL gj_u32 *l_i)
 {
     GJ_GLOBAL const gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
+    GJ_LOCAL const gj_u8 *l_map = (GJ_LOCAL const gj_u8 *)l_maps;
     GJ_GLOBAL gj_u8 *group_in = GJ_HYP_GROUP_IN(scratch, p);
     gj_u32 t = gj_local_id(), row = GJ_HYP_ROW(p), base, count, k, i;
 
@@ -278,7 +295,7 @@ GJ_FUNC void gj_huff_hyp_resolve_groups(GJ_GLOBAL const gj_scan_params *p, GJ_GL
         *l_i = 0;
     for (base = 0; base < num_groups; base += tile) {
         count = gj_min(tile, num_groups - base);
-        gj_huff_hyp_load_maps(group_map, base, count, row, l_map);
+        gj_huff_hyp_load_maps(group_map, base, count, row, l_maps);
         if (t == 0) {
             for (i = *l_i, k = 0; k < count; k++) {
                 l_in[k] = (gj_u8)i;
@@ -310,13 +327,14 @@ GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj
 {
     GJ_GLOBAL gj_u8 *hyp_map = GJ_HYP_MAP(scratch, p);
     GJ_GLOBAL gj_u8 *group_map = GJ_HYP_GROUP_MAP(scratch, p);
-    GJ_LOCAL_DECL gj_u8 l_map[GJ_HUFF_GROUP * (GJ_HYP_MAX_LEVELS + 1) * GJ_MAX_SLOTS];
+    GJ_LOCAL_DECL uint4 l_maps[GJ_HYP_MAP_VECS];
     GJ_LOCAL_DECL gj_u8 l_in[GJ_HUFF_GROUP];
     GJ_LOCAL_DECL gj_u32 l_i, l_last;
     gj_u32 g = gj_group_id(), t = gj_local_id(), row = GJ_HYP_ROW(p);
     gj_u32 first = g * GJ_HUFF_GROUP, count = gj_min((gj_u32)GJ_HUFF_GROUP, p->num_chunks - first), k, i;
+    GJ_LOCAL const gj_u8 *l_map = (GJ_LOCAL const gj_u8 *)l_maps;
 
-    gj_huff_hyp_load_maps(hyp_map, first, count, row, l_map);
+    gj_huff_hyp_load_maps(hyp_map, first, count, row, l_maps);
     if (t < row) {
         for (i = t, k = 0; k < count; k++) {
             i = gj_huff_hyp_step(l_map, k, row, i);
@@ -324,9 +342,9 @@ GJ_KERNEL gj_huff_hyp_group_maps(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL gj
         }
         group_map[(gj_u64)g * row + t] = (gj_u8)i;
     }
-    /* l_map is free again once every thread passed the ticket's first barrier. */
+    /* l_maps is free again once every thread passed the ticket's first barrier. */
     gj_huff_hyp_resolve_groups(p, scratch, gj_last_group(&counters[ticket], &l_last) ? p->num_groups : 0,
-                               GJ_HUFF_GROUP, l_map, l_in, &l_i);
+                               GJ_HUFF_GROUP, l_maps, l_in, &l_i);
 }
 
 /* For gj_huff_sync's first pass, after gj_huff_hyp_group_maps: the state index of the
