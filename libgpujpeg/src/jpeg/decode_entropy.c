@@ -152,7 +152,8 @@ static uint32_t restart_direct(const gj_jpeg_decoder *dec, const gj_entropy_layo
  * gj_huff_decode_write()). Chunks are written in WRITE_PARTS parts: a picture alone
  * on the GPU decodes as a chain of kernels each as long as one thread's chain of
  * symbols, and the writing kernel's shrinks with its parts; pictures on lanes gain
- * from the threads that wait less too (measured on an H200, doc/benchmarks.md).
+ * from the threads that wait less too, but for those that fill the GPU by themselves
+ * (parts cost more warp steps in all; measured on an H200, doc/benchmarks.md).
  * Parts stay longer than a symbol can be (kernels/jpeg_huffman.h
  * gj_huff_part_begins()), and their arrays within the output frame, the decoder's
  * memory line (fewer parts where they do not fit).
@@ -162,7 +163,8 @@ static uint32_t write_part_shift(const gj_jpeg_decoder *dec, const gj_entropy_la
     size_t sizes[SCAN_BUFS];
     uint32_t shift = 0;
 
-    if (chunks_are_segments(e))
+    if (chunks_are_segments(e) ||
+        (dec->shares_gpu && gj_jpeg_groups(e->num_chunks, HUFF_GROUP) > LANES_PARTS_MAX_GROUPS))
         return 0;
     while ((2u << shift) <= WRITE_PARTS && (chunk_bits >> (shift + 1)) >= MIN_PART_BITS)
         shift++;

@@ -30,6 +30,11 @@
  * in bits: more than a symbol (32 bits) can be (decode_entropy.c write_part_shift()). */
 #define WRITE_PARTS 4
 #define MIN_PART_BITS 48
+/* On lanes, scans of more work-groups of chunks than this write whole chunks: batches of
+ * HD and 4K pictures (103 and 138 groups) decoded 10 % and 2 % faster in parts; 8K ones
+ * (545 groups, the GPU full with their chunks) 4 % slower with parts and the links'
+ * levels together, the parts' warp steps the likely cause (H200, doc/benchmarks.md). */
+#define LANES_PARTS_MAX_GROUPS 256
 /* Work-groups of chunks a scan keeps at least when lanes share the GPU (chunk_bits_for()). */
 #define SHARED_MIN_GROUPS 100
 /* Restart-rich scans decode one thread per segment from this many segments of at most

@@ -245,28 +245,35 @@ GJ_KERNEL gj_huff_hyp_link(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj
 
 /*
  * Copies map rows first .. first + count - 1 (of `row` entries; first a multiple of
- * 16) to local memory, as 16-byte words (the arrays are padded to them), every load
- * of a thread issued before its first store: a byte per step waited for global
- * memory at every step, 24 steps a thread with 3 levels of extra states (group maps
- * 18 -> 26 us of an HD picture on an H200). Work-groups of GJ_HUFF_GROUP threads.
+ * 16) to local memory, as 16-byte words and the last few bytes, every load of a
+ * thread issued before its first store: a byte per step waited for global memory at
+ * every step, 24 steps a thread with 3 levels of extra states (group maps 18 -> 26
+ * us of an HD picture on an H200). Nothing past the rows is read (the arrays' padding
+ * is never written). Work-groups of GJ_HUFF_GROUP threads.
  */
 #define GJ_HYP_MAP_VECS (GJ_HUFF_GROUP * (GJ_HYP_MAX_LEVELS + 1) * GJ_MAX_SLOTS / 16)
 #define GJ_HYP_MAP_STEPS ((GJ_HYP_MAP_VECS + GJ_HUFF_GROUP - 1) / GJ_HUFF_GROUP)
 GJ_FUNC void gj_huff_hyp_load_maps(GJ_GLOBAL const gj_u8 *maps, gj_u32 first, gj_u32 count, gj_u32 row,
                                    GJ_LOCAL uint4 *l_map)
 {
-    GJ_GLOBAL const uint4 *src = (GJ_GLOBAL const uint4 *)(maps + (gj_u64)first * row);
-    gj_u32 n = (count * row + 15) / 16, t = gj_local_id(), k;
+    GJ_GLOBAL const gj_u8 *rows = maps + (gj_u64)first * row;
+    GJ_GLOBAL const uint4 *src = (GJ_GLOBAL const uint4 *)rows;
+    gj_u32 bytes = count * row, n = bytes / 16, t = gj_local_id(), tail = n * 16 + t, k;
     uint4 v[GJ_HYP_MAP_STEPS];
+    gj_u8 last = 0;
 
     GJ_UNROLL
     for (k = 0; k < GJ_HYP_MAP_STEPS; k++)
         if (t + k * GJ_HUFF_GROUP < n)
             v[k] = src[t + k * GJ_HUFF_GROUP];
+    if (tail < bytes)
+        last = rows[tail];
     GJ_UNROLL
     for (k = 0; k < GJ_HYP_MAP_STEPS; k++)
         if (t + k * GJ_HUFF_GROUP < n)
             l_map[t + k * GJ_HUFF_GROUP] = v[k];
+    if (tail < bytes)
+        ((GJ_LOCAL gj_u8 *)l_map)[tail] = last;
     gj_barrier();
 }
 
