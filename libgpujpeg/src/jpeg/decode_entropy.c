@@ -38,7 +38,7 @@ static int table_index(gj_scan_params *p, const gj_huffman_spec **specs, int *is
 }
 
 static int fill_scan_params(const gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const gj_jpeg_scan *scan,
-                            uint32_t chunk_bits)
+                            uint32_t chunk_bits, uint32_t part_shift)
 {
     const gj_jpeg_stream *s = &dec->stream;
     gj_scan_params *p = u->scan_params;
@@ -69,6 +69,8 @@ static int fill_scan_params(const gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, co
     p->mcus_x = (uint32_t)scan->mcus_x;
     p->num_chunks = u->layout->num_chunks;
     p->chunk_bits = chunk_bits;
+    p->part_shift = part_shift;
+    p->part_bits = chunk_bits >> part_shift;
     return 0;
 }
 
@@ -86,12 +88,12 @@ static int chunks_are_segments(const gj_entropy_layout *e)
 }
 
 /* What the scan's buffers hold: its inputs, and room for what the synchronisation
- * and the prefix sums keep per chunk (none when the chunks are segments: their
- * buffers are only passed). */
-static void scan_buffer_sizes(const gj_entropy_layout *e, size_t *sizes)
+ * and the prefix sums keep per chunk and per part of it (none when the chunks are
+ * segments: their buffers are only passed). */
+static void scan_buffer_sizes(const gj_entropy_layout *e, uint32_t part_shift, size_t *sizes)
 {
-    size_t nch = e->num_chunks, synced = chunks_are_segments(e) ? 0 : nch;
-    size_t groups = gj_jpeg_groups(synced, SCAN_GROUP), sync_groups = gj_jpeg_groups(synced, HUFF_GROUP);
+    size_t nch = e->num_chunks, synced = chunks_are_segments(e) ? 0 : nch, parts = synced << part_shift;
+    size_t groups = gj_jpeg_groups(parts, SCAN_GROUP), sync_groups = gj_jpeg_groups(synced, HUFF_GROUP);
 
     sizes[BUF_SCAN_PARAMS] = sizeof(gj_scan_params);
     sizes[BUF_BYTES] = padded_bytes(e);
@@ -99,7 +101,8 @@ static void scan_buffer_sizes(const gj_entropy_layout *e, size_t *sizes)
     sizes[BUF_CHUNK_SEG] = nch * sizeof(uint32_t);
     sizes[BUF_STATES] = synced * sizeof(gj_huff_packed_state);
     sizes[BUF_BOUNDS] = 2 * sync_groups * sizeof(gj_huff_packed_state);
-    sizes[BUF_SUMS] = synced * SCAN_LANES * sizeof(int32_t);
+    sizes[BUF_SUMS] = parts * SCAN_LANES * sizeof(int32_t);
+    sizes[BUF_PART_STATES] = (parts - synced) * sizeof(gj_huff_packed_state);
     sizes[BUF_AGGR] = groups * SCAN_LANES * sizeof(int32_t);
     sizes[BUF_AGGR_HEAD] = groups * sizeof(uint32_t);
     sizes[BUF_CARRY] = groups * SCAN_LANES * sizeof(int32_t);
@@ -142,6 +145,35 @@ static uint32_t restart_direct(const gj_jpeg_decoder *dec, const gj_entropy_layo
         (dec->direct_mode < 0 && (e->num_segments < DIRECT_MIN_SEGMENTS || bits > DIRECT_MAX_SEGMENT_BITS)))
         return chunk_bits;
     return bits;
+}
+
+/*
+ * The writing kernel's parts per chunk, 1 << shift (kernels/jpeg_huffman_sync.h
+ * gj_huff_decode_write()). Chunks are written in WRITE_PARTS parts: a picture alone
+ * on the GPU decodes as a chain of kernels each as long as one thread's chain of
+ * symbols, and the writing kernel's shrinks with its parts; pictures on lanes gain
+ * from the threads that wait less too, but for those that fill the GPU by themselves
+ * (parts cost more warp steps in all; measured on an H200, doc/benchmarks.md).
+ * Parts stay longer than a symbol can be (kernels/jpeg_huffman.h
+ * gj_huff_part_begins()), and their arrays within the output frame, the decoder's
+ * memory line (fewer parts where they do not fit).
+ */
+static uint32_t write_part_shift(const gj_jpeg_decoder *dec, const gj_entropy_layout *e, uint32_t chunk_bits)
+{
+    size_t sizes[SCAN_BUFS];
+    uint32_t shift = 0;
+
+    if (chunks_are_segments(e) ||
+        (dec->shares_gpu && gj_jpeg_groups(e->num_chunks, HUFF_GROUP) > LANES_PARTS_MAX_GROUPS))
+        return 0;
+    while ((2u << shift) <= WRITE_PARTS && (chunk_bits >> (shift + 1)) >= MIN_PART_BITS)
+        shift++;
+    for (; shift > 0; shift--) {
+        scan_buffer_sizes(e, shift, sizes);
+        if (gj_jpeg_scan_buffers_fit(dec, dec->dev, sizes))
+            break;
+    }
+    return shift;
 }
 
 /* One group: the first synchronisation pass is exact on its own. (Chunks that are
@@ -188,12 +220,35 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
     return 0;
 }
 
+/* Lays the hypothesis arrays out in the scan params for p->hyp_levels levels of extra
+ * states; their bytes in all, or 0 for a scan too large to synchronise. */
+static size_t lay_out_hypotheses(gj_scan_params *p, uint32_t hyps)
+{
+    size_t nhyp = (size_t)p->num_chunks * hyps, row = (size_t)(p->hyp_levels + 1) * hyps, sizes[6], total = 0;
+    int i;
+
+    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_packed_state);
+    sizes[GJ_HYP_ARRAY_X] = p->hyp_levels * nhyp * sizeof(gj_huff_packed_state);
+    sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
+    sizes[GJ_HYP_ARRAY_MAP] = p->num_chunks * row;
+    sizes[GJ_HYP_ARRAY_GROUP_MAP] = p->num_groups * row;
+    sizes[GJ_HYP_ARRAY_GROUP_IN] = p->num_groups;
+    for (i = 0; i < 6; i++) {
+        if (total / 16 > UINT32_MAX)
+            return 0;
+        p->hyp_offset[i] = (uint32_t)(total / 16);
+        total += (sizes[i] + 15) & ~(size_t)15;
+    }
+    return total;
+}
+
 /*
  * Decides whether the scan uses slot hypotheses and lays their arrays out in the
  * scan params, in the coefficient buffer while it is still scratch (the first scan)
- * and large enough. Elsewhere (a later scan, or one so dense that its chunks hold
- * fewer coefficient bytes than hypothesis bytes: 4:2:0 in 256-bit chunks above about
- * 180 bits per block) they would need a buffer of their own, bytes per pixel beyond
+ * and large enough: with GJ_HYP_MAX_LEVELS levels of extra states, else as many as
+ * fit. Elsewhere (a later scan, or one so dense that its chunks hold fewer
+ * coefficient bytes than hypothesis bytes: 4:2:0 in 256-bit chunks above about 180
+ * bits per block) they would need a buffer of their own, bytes per pixel beyond
  * the decoder's memory limit (the output, the coefficients and a byte per pixel):
  * the scan does without them (plain guesses are slower, never wrong), unless
  * GJ_SYNC asks for them. Before the params are uploaded.
@@ -201,36 +256,27 @@ static int hypotheses_pay(const gj_jpeg_decoder *dec, const gj_jpeg_scan *scan)
 static int plan_hypotheses(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u, const gj_jpeg_scan *scan, int first)
 {
     gj_scan_params *p = u->scan_params;
-    size_t nhyp, groups = gj_jpeg_groups(p->num_chunks, HUFF_GROUP), sizes[6], total = 0;
-    int i;
+    size_t total;
 
-    p->num_groups = (uint32_t)groups;
+    p->num_groups = (uint32_t)gj_jpeg_groups(p->num_chunks, HUFF_GROUP);
     u->hyps = !first_pass_exact(u) && hypotheses_pay(dec, scan) ? p->blocks_in_mcu : 0;
     if (!u->hyps)
         return 0;
-    nhyp = (size_t)p->num_chunks * u->hyps;
-    sizes[GJ_HYP_ARRAY_STATES] = nhyp * sizeof(gj_huff_packed_state);
-    sizes[GJ_HYP_ARRAY_X] = nhyp * sizeof(gj_huff_packed_state);
-    sizes[GJ_HYP_ARRAY_MARKS] = nhyp * HYP_MARKS * sizeof(uint16_t);
-    sizes[GJ_HYP_ARRAY_MAP] = 2 * nhyp;
-    sizes[GJ_HYP_ARRAY_GROUP_MAP] = groups * 2 * u->hyps;
-    sizes[GJ_HYP_ARRAY_GROUP_IN] = groups;
-    for (i = 0; i < 6; i++) {
-        if (total / 16 > UINT32_MAX)
+    for (p->hyp_levels = GJ_HYP_MAX_LEVELS; p->hyp_levels > 0; p->hyp_levels--) {
+        if (!(total = lay_out_hypotheses(p, u->hyps)))
             return gj_fail(GJ_ERROR_NOMEM, "JPEG scan of %u chunks: too large to synchronise", p->num_chunks);
-        p->hyp_offset[i] = (uint32_t)(total / 16);
-        total += (sizes[i] + 15) & ~(size_t)15;
-    }
-    if (first && dec->buf[BUF_COEFS].size >= total) {
-        u->hyp_scratch = BUF_COEFS;
-        return 0;
+        if (first && dec->buf[BUF_COEFS].size >= total) {
+            u->hyp_scratch = BUF_COEFS;
+            return 0;
+        }
     }
     if (dec->sync_mode == SYNC_AUTO) {
         u->hyps = 0;
         return 0;
     }
+    p->hyp_levels = GJ_HYP_MAX_LEVELS;
     u->hyp_scratch = BUF_HYP_SCRATCH;
-    return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, total);
+    return gj_jpeg_ensure_buffer(dec, BUF_HYP_SCRATCH, lay_out_hypotheses(p, u->hyps));
 }
 
 /* Rounds queued after the first pass before gj_huff_sync_finish walks what they left:
@@ -265,12 +311,12 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
             GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
             GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
             GJ_ARG_BUF(&u->buf[BUF_STATES]), GJ_ARG_BUF(&u->buf[BUF_BOUNDS]),
-            GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(round),
-            GJ_ARG_U32(round),
+            GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_PART_STATES]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]),
+            GJ_ARG_U32(round), GJ_ARG_U32(round),
             /* Without hypotheses the scratch buffer is not read; any valid one will do. */
             GJ_ARG_BUF(hyps ? &dec->buf[u->hyp_scratch] : &u->buf[BUF_STATES]), GJ_ARG_U32(hyps),
         };
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 12)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync", groups, HUFF_GROUP, a, 13)) < 0)
             return ret;
         if (round == 0)
             gj_jpeg_profile_mark(dec, ST_FIRST_PASS);
@@ -281,31 +327,31 @@ static int synchronise_chunks(gj_jpeg_decoder *dec, gj_jpeg_scan_unit *u)
         gj_karg a[] = {
             GJ_ARG_BUF(&u->buf[BUF_SCAN_PARAMS]), GJ_ARG_BUF(&u->buf[BUF_BYTES]),
             GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]),
-            GJ_ARG_BUF(&u->buf[BUF_STATES]), GJ_ARG_BUF(&u->buf[BUF_SUMS]),
+            GJ_ARG_BUF(&u->buf[BUF_STATES]), GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_PART_STATES]),
             GJ_ARG_BUF(&u->buf[BUF_COUNTER]), GJ_ARG_U32(rounds - 1),
         };
-        if ((ret = gj_dev_launch(dev, "gj_huff_sync_finish", 1, HUFF_GROUP, a, 8)) < 0)
+        if ((ret = gj_dev_launch(dev, "gj_huff_sync_finish", 1, HUFF_GROUP, a, 9)) < 0)
             return ret;
     }
     return 0;
 }
 
-/* Step 3: in-segment exclusive prefix sums of the per-chunk block counts and DC sums,
+/* Step 3: in-segment exclusive prefix sums of the per-part block counts and DC sums,
  * in place: nothing reads the sums afterwards, only the offsets they become (but
  * for the carries across the kernel's work-groups, added by the writing kernel). */
 static int prefix_sums(gj_jpeg_scan_unit *u)
 {
     gj_device *dev = u->dev;
-    uint32_t nch = u->layout->num_chunks;
+    uint32_t shift = u->scan_params->part_shift, parts = u->layout->num_chunks << shift;
     gj_karg a[] = {
-        GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(nch),
+        GJ_ARG_BUF(&u->buf[BUF_SUMS]), GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]), GJ_ARG_U32(shift), GJ_ARG_U32(parts),
         GJ_ARG_BUF(&u->buf[BUF_AGGR]), GJ_ARG_BUF(&u->buf[BUF_AGGR_HEAD]), GJ_ARG_BUF(&u->buf[BUF_COUNTER]),
         GJ_ARG_U32(TICKET_SCAN), GJ_ARG_BUF(&u->buf[BUF_CARRY]),
     };
 
     if (chunks_are_segments(u->layout))
         return 0;       /* the writing kernel starts every segment at zero */
-    return gj_dev_launch(dev, "gj_seg_scan_groups", gj_jpeg_groups(nch, SCAN_GROUP), SCAN_GROUP, a, 8);
+    return gj_dev_launch(dev, "gj_seg_scan_groups", gj_jpeg_groups(parts, SCAN_GROUP), SCAN_GROUP, a, 9);
 }
 
 /*
@@ -344,12 +390,12 @@ static uint32_t chunk_bits_for(const gj_jpeg_decoder *dec, const gj_jpeg_scan *s
 int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int index,
                         int *damaged)
 {
-    uint32_t chunk_bits = chunk_bits_for(dec, scan);
+    uint32_t chunk_bits = chunk_bits_for(dec, scan), part_shift;
     gj_entropy_layout *layout = &dec->layouts[index];
     gj_jpeg_scan_unit *u;
     size_t sizes[SCAN_BUFS];
     int ret, first = index == 0;
-    gj_karg a[8];
+    gj_karg a[9];
 
     /* Page-locked, as the layout's arrays: an asynchronous upload (fill_scan_params() sets it all). */
     if (!dec->scan_params_of[index] &&
@@ -364,13 +410,14 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     chunk_bits = restart_direct(dec, layout, chunk_bits);
     if ((ret = gj_entropy_layout_chunk(layout, chunk_bits)) < 0)
         return ret;
-    scan_buffer_sizes(layout, sizes);
+    part_shift = write_part_shift(dec, layout, chunk_bits);
+    scan_buffer_sizes(layout, part_shift, sizes);
     if ((ret = gj_jpeg_scan_unit_for(dec, index, sizes, &u)) < 0)
         return ret;
     u->layout = layout;
     u->scan_params = dec->scan_params_of[index];
     /* Scans at once zeroed the coefficients first: no scratch there. */
-    if ((ret = fill_scan_params(dec, u, scan, chunk_bits)) < 0 ||
+    if ((ret = fill_scan_params(dec, u, scan, chunk_bits, part_shift)) < 0 ||
         (ret = plan_hypotheses(dec, u, scan, first && !dec->scans_at_once)) < 0)
         return ret;
     gj_jpeg_profile_mark(dec, ST_LAYOUT);
@@ -392,11 +439,12 @@ int gj_jpeg_decode_scan(gj_jpeg_decoder *dec, const gj_jpeg_scan *scan, int inde
     a[2] = GJ_ARG_BUF(&u->buf[BUF_SEGMENTS]);
     a[3] = GJ_ARG_BUF(&u->buf[BUF_CHUNK_SEG]);
     a[4] = GJ_ARG_BUF(&u->buf[BUF_STATES]);
-    a[5] = GJ_ARG_BUF(&u->buf[BUF_SUMS]);
-    a[6] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
-    a[7] = GJ_ARG_BUF(&u->buf[BUF_CARRY]);
-    ret = gj_dev_launch(u->dev, "gj_huff_decode_write", gj_jpeg_groups(layout->num_chunks, HUFF_GROUP),
-                        HUFF_GROUP, a, 8);
+    a[5] = GJ_ARG_BUF(&u->buf[BUF_PART_STATES]);
+    a[6] = GJ_ARG_BUF(&u->buf[BUF_SUMS]);
+    a[7] = GJ_ARG_BUF(&dec->buf[BUF_COEFS]);
+    a[8] = GJ_ARG_BUF(&u->buf[BUF_CARRY]);
+    ret = gj_dev_launch(u->dev, "gj_huff_decode_write",
+                        gj_jpeg_groups((size_t)layout->num_chunks << part_shift, HUFF_GROUP), HUFF_GROUP, a, 9);
     gj_jpeg_profile_mark(dec, ST_WRITE);
     return ret;
 }

@@ -18,7 +18,7 @@
 
 /* The buffers that may be views, from the largest per pixel: the others are per
  * group of chunks or per scan, a few kilobytes. */
-static const int in_frame[] = { BUF_BYTES, BUF_SUMS, BUF_STATES, BUF_CHUNK_SEG, BUF_SEGMENTS };
+static const int in_frame[] = { BUF_BYTES, BUF_SUMS, BUF_STATES, BUF_PART_STATES, BUF_CHUNK_SEG, BUF_SEGMENTS };
 #define IN_FRAME (sizeof(in_frame) / sizeof(in_frame[0]))
 
 /* u->buf[which] is the unit's own again (or nothing, until it is ensured). */

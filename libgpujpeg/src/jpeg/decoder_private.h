@@ -26,6 +26,15 @@
  * to itself (decode_entropy.c chunk_bits_for(); measured on an H200, doc/benchmarks.md). */
 #define CHUNK_BITS_PLAIN 256
 #define CHUNK_BITS_HYPOTHESES 384
+/* Parts of a chunk the writing kernel decodes, one thread each, and their least length
+ * in bits: more than a symbol (32 bits) can be (decode_entropy.c write_part_shift()). */
+#define WRITE_PARTS 4
+#define MIN_PART_BITS 48
+/* On lanes, scans of more work-groups of chunks than this write whole chunks: batches of
+ * HD and 4K pictures (103 and 138 groups) decoded 10 % and 2 % faster in parts; 8K ones
+ * (545 groups, the GPU full with their chunks) 4 % slower with parts and the links'
+ * levels together, the parts' warp steps the likely cause (H200, doc/benchmarks.md). */
+#define LANES_PARTS_MAX_GROUPS 256
 /* Work-groups of chunks a scan keeps at least when lanes share the GPU (chunk_bits_for()). */
 #define SHARED_MIN_GROUPS 100
 /* Restart-rich scans decode one thread per segment from this many segments of at most
@@ -47,12 +56,13 @@ enum { SYNC_AUTO, SYNC_PLAIN, SYNC_HYPOTHESES };
 
 /* A scan's device buffers (gj_jpeg_scan_unit), kept across frames; each is reallocated
  * only when a frame needs more. Per chunk: its segment (4 bytes), its end state (8
- * bytes, packed) and its sums, which become its offsets in place (20 bytes); per group
- * of chunks, the last end state of two rounds (decode_entropy.c upload_scan(),
- * kernels/jpeg_huffman_sync.h). */
+ * bytes, packed), and per part of it that the writing kernel decodes, its sums, which
+ * become its offsets in place (20 bytes), and where it begins (8 bytes, but for the
+ * first part); per group of chunks, the last end state of two rounds
+ * (decode_entropy.c upload_scan(), kernels/jpeg_huffman_sync.h). */
 enum {
     BUF_SCAN_PARAMS, BUF_BYTES, BUF_SEGMENTS, BUF_CHUNK_SEG, BUF_STATES, BUF_BOUNDS,
-    BUF_SUMS, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, SCAN_BUFS
+    BUF_SUMS, BUF_PART_STATES, BUF_AGGR, BUF_AGGR_HEAD, BUF_CARRY, BUF_COUNTER, SCAN_BUFS
 };
 /* The decoder's own device buffers, shared by its scans. */
 enum { BUF_HYP_SCRATCH, BUF_COEFS, BUF_IDCT_PARAMS, BUF_COLOR_PARAMS, BUF_COUNT };

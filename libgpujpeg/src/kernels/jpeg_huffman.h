@@ -55,6 +55,37 @@ GJ_FUNC gj_u32 gj_huff_value_bits(gj_u32 peek, gj_u32 len, gj_u32 s)
     return (gj_u32)((gj_u64)(peek << len) >> (32 - s));
 }
 
+GJ_FUNC gj_u32 gj_huff_state_equal(const gj_huff_state *a, const gj_huff_state *b)
+{
+    return a->bit == b->bit && a->slot == b->slot && a->zz == b->zz && a->flags == b->flags;
+}
+
+/* Every global read and write of a state goes through these two (jpeg_params.h
+ * gj_huff_packed_state); the load leaves GJ_STATE_CHANGED out of the flags. */
+GJ_FUNC void gj_huff_state_load(gj_huff_state *dst, GJ_GLOBAL const gj_huff_packed_state *src)
+{
+    gj_u64 v = *src;
+    gj_u32 w = (gj_u32)(v >> 32);
+
+    dst->bit = (gj_u32)v;
+    dst->slot = w & 0xFFu;
+    dst->zz = (w >> 8) & 0xFFu;
+    dst->flags = (w >> 16) & ~GJ_STATE_CHANGED;
+}
+
+GJ_FUNC void gj_huff_state_store(GJ_GLOBAL gj_huff_packed_state *dst, const gj_huff_state *src, gj_u32 changed)
+{
+    gj_u32 w = src->slot | src->zz << 8 | (src->flags | (changed ? GJ_STATE_CHANGED : 0u)) << 16;
+
+    *dst = (gj_u64)w << 32 | src->bit;
+}
+
+/* Whether the stored state was marked changed (gj_huff_state_store()). */
+GJ_FUNC gj_u32 gj_huff_state_changed(GJ_GLOBAL const gj_huff_packed_state *src)
+{
+    return (gj_u32)(*src >> 48) & GJ_STATE_CHANGED ? 1u : 0u;
+}
+
 /* Block-boundary marks of a run (jpeg_huffman_hyp.h): a mark is the state at a block
  * boundary, (bit - mark_base) << 4 | slot; below GJ_HYP_NO_MARK, which fills unused ones. */
 #define GJ_MARK_NONE 0
@@ -81,7 +112,29 @@ typedef struct gj_huff_output {
     GJ_GLOBAL const gj_u16 *match;
     GJ_LOCAL const gj_u32 *filter;  /* MATCH, when filtered: bit r set when some entry of match[] is at r */
     gj_u32 filtered;
+    /* A synchronising run records where the writing kernel's parts of the chunk start
+     * (gj_huff_part_begins()): the state at the first symbol boundary past bit
+     * part_after, then part_bits further, parts_left times, each with the sums of the
+     * part it ends; part_prev holds the sums at the last one. ~0u: none (no bit is
+     * past it, so the other runs compile without the test). */
+    gj_u32 part_after, part_bits, parts_left;
+    gj_i32 part_prev[GJ_CHUNK_SUMS];
+    GJ_GLOBAL gj_huff_packed_state *part_states;
+    GJ_GLOBAL gj_i32 *part_sums;
+    gj_u32 stop_after;          /* writing run of a part: ends at the first symbol boundary past
+                                 * this bit, in a segment's last chunk too (~0u: no part end) */
 } gj_huff_output;
+
+/* A run that records nothing, writes nothing and ends where its chunk does. */
+GJ_FUNC void gj_huff_output_plain(gj_huff_output *out)
+{
+    out->write = 0;
+    out->first_block = 0;
+    out->mark_mode = GJ_MARK_NONE;
+    out->part_after = ~0u;
+    out->parts_left = 0;
+    out->stop_after = ~0u;
+}
 
 /*
  * A MATCH run's filter: one bit per position (bit - mark_base) below
@@ -150,9 +203,38 @@ GJ_FUNC gj_u32 gj_huff_segment_complete(const gj_bitreader *br, GJ_GLOBAL const 
 }
 
 /*
+ * The run reached a part start (gj_huff_output): records the state and the sums of
+ * the part it ends. Part starts lie at least 64 bits apart and a symbol is at most
+ * 32 bits, so a run passes one per symbol at most, and the writing run of a part
+ * (out->stop_after) ends where the next one was recorded.
+ */
+GJ_FUNC void gj_huff_part_begins(gj_huff_output *out, gj_u32 pos, gj_u32 slot, gj_u32 zz, gj_i32 blocks,
+                                 gj_i32 dc0, gj_i32 dc1, gj_i32 dc2, gj_i32 dc3)
+{
+    gj_i32 cur[GJ_CHUNK_SUMS] = { blocks, dc0, dc1, dc2, dc3 };
+    gj_huff_state st;
+    gj_u32 i;
+
+    GJ_UNROLL
+    for (i = 0; i < GJ_CHUNK_SUMS; i++) {
+        out->part_sums[i] = cur[i] - out->part_prev[i];
+        out->part_prev[i] = cur[i];
+    }
+    out->part_sums += GJ_CHUNK_SUMS;
+
+    st.bit = pos;
+    st.slot = slot;
+    st.zz = zz;
+    st.flags = 0;
+    gj_huff_state_store(out->part_states++, &st, 0);
+    out->part_after = --out->parts_left ? out->part_after + out->part_bits : ~0u;
+}
+
+/*
  * Decodes from state *st until the run ends: at the first symbol boundary at or past
- * `limit` (not the segment's last chunk), or when the segment is complete (last chunk:
- * the MCU bound is reached, only padding bits remain, or the data ran out).
+ * `limit` (not the segment's last chunk) or past out->stop_after, or when the segment
+ * is complete (last chunk: the MCU bound is reached, only padding bits remain, or the
+ * data ran out).
  * sums receives the blocks begun and per-component DC difference sums.
  */
 GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
@@ -191,7 +273,9 @@ GJ_FUNC void gj_huff_run(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_hu
                 st->flags |= GJ_STATE_DONE;
                 break;
             }
-            if (!is_last && br.pos >= limit)
+            if (br.pos > out->part_after)
+                gj_huff_part_begins(out, br.pos, slot, zz, (gj_i32)blocks, dc0, dc1, dc2, dc3);
+            if ((!is_last && br.pos >= limit) || br.pos > out->stop_after)
                 break;
             {
                 /* DC and AC share the symbol decoding and the bookkeeping, as selects rather
@@ -313,53 +397,48 @@ GJ_FUNC void gj_huff_load_tables(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL gj_
     gj_barrier();
 }
 
-GJ_FUNC gj_u32 gj_huff_state_equal(const gj_huff_state *a, const gj_huff_state *b)
-{
-    return a->bit == b->bit && a->slot == b->slot && a->zz == b->zz && a->flags == b->flags;
-}
+/*
+ * Where a synchronising decode of a chunk leaves what the writing kernel needs: the
+ * sums of each of its 1 << part_shift parts, sums[(chunk << part_shift) + part], and
+ * where its parts after the first begin, part_states[chunk * (parts - 1) + part - 1].
+ */
+typedef struct gj_huff_sync_out {
+    GJ_GLOBAL gj_i32 *sums;
+    GJ_GLOBAL gj_huff_packed_state *part_states;
+} gj_huff_sync_out;
 
-/* Every global read and write of a state goes through these two (jpeg_params.h
- * gj_huff_packed_state); the load leaves GJ_STATE_CHANGED out of the flags. */
-GJ_FUNC void gj_huff_state_load(gj_huff_state *dst, GJ_GLOBAL const gj_huff_packed_state *src)
-{
-    gj_u64 v = *src;
-    gj_u32 w = (gj_u32)(v >> 32);
-
-    dst->bit = (gj_u32)v;
-    dst->slot = w & 0xFFu;
-    dst->zz = (w >> 8) & 0xFFu;
-    dst->flags = (w >> 16) & ~GJ_STATE_CHANGED;
-}
-
-GJ_FUNC void gj_huff_state_store(GJ_GLOBAL gj_huff_packed_state *dst, const gj_huff_state *src, gj_u32 changed)
-{
-    gj_u32 w = src->slot | src->zz << 8 | (src->flags | (changed ? GJ_STATE_CHANGED : 0u)) << 16;
-
-    *dst = (gj_u64)w << 32 | src->bit;
-}
-
-/* Whether the stored state was marked changed (gj_huff_state_store()). */
-GJ_FUNC gj_u32 gj_huff_state_changed(GJ_GLOBAL const gj_huff_packed_state *src)
-{
-    return (gj_u32)(*src >> 48) & GJ_STATE_CHANGED ? 1u : 0u;
-}
-
-/* Decodes the chunk from *st (replaced by its end state) and stores its sums. */
+/* Decodes the chunk from *st (replaced by its end state) and stores its parts' sums and starts. */
 GJ_FUNC void gj_huff_sync_chunk(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
                                 GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words, GJ_GLOBAL const gj_segment *seg,
-                                gj_u32 chunk, gj_huff_state *st, GJ_GLOBAL gj_i32 *sums_out)
+                                gj_u32 chunk, gj_huff_state *st, const gj_huff_sync_out *res)
 {
-    gj_u32 idx, limit, is_last, i;
+    gj_u32 idx, limit, is_last, parts = 1u << p->part_shift, i;
     gj_i32 sums[GJ_CHUNK_SUMS];
     gj_huff_output out;
+    gj_huff_state done = { 0, 0, 0, GJ_STATE_DONE };
 
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    out.write = 0;
-    out.first_block = 0;
-    out.mark_mode = GJ_MARK_NONE;
-    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, st, sums, &out);
+    gj_huff_output_plain(&out);
+    out.part_bits = p->part_bits;
+    out.parts_left = parts - 1;
+    out.part_after = parts > 1 ? idx * p->chunk_bits + p->part_bits - 1 : ~0u;
+    out.part_sums = &res->sums[((gj_u64)chunk << p->part_shift) * GJ_CHUNK_SUMS];
+    out.part_states = &res->part_states[(gj_u64)chunk * (parts - 1)];
+    GJ_UNROLL
     for (i = 0; i < GJ_CHUNK_SUMS; i++)
-        sums_out[(gj_u64)chunk * GJ_CHUNK_SUMS + i] = sums[i];
+        out.part_prev[i] = 0;
+    gj_huff_run(p, tables, slot_info, words, seg, limit, is_last, st, sums, &out);
+    /* The part the run ended in, then the parts it never reached: empty, begun done. */
+    GJ_UNROLL
+    for (i = 0; i < GJ_CHUNK_SUMS; i++)
+        out.part_sums[i] = sums[i] - out.part_prev[i];
+    for (; out.parts_left; out.parts_left--) {
+        out.part_sums += GJ_CHUNK_SUMS;
+        GJ_UNROLL
+        for (i = 0; i < GJ_CHUNK_SUMS; i++)
+            out.part_sums[i] = 0;
+        gj_huff_state_store(out.part_states++, &done, 0);
+    }
 }
 
 #endif /* GJ_KERNELS_JPEG_HUFFMAN_H */

@@ -20,11 +20,12 @@
  *      each group's last end state is read by another group, and that one is
  *      also kept per round in a small array of group "bounds" (round r reads
  *      round r - 1's half and writes its own);
- *   3. counts of blocks and sums of DC differences per chunk are prefix-summed
- *      inside each segment (scan.h; the carries across its work-groups are
- *      added by step 4);
- *   4. gj_huff_decode_write: each chunk decodes from its true start and writes
- *      its coefficients, with the DC predictor from the prefix sums.
+ *   3. counts of blocks and sums of DC differences per part of a chunk (every
+ *      synchronising decode of a chunk records where its parts begin) are
+ *      prefix-summed inside each segment (scan.h; the carries across its
+ *      work-groups are added by step 4);
+ *   4. gj_huff_decode_write: each part of a chunk decodes from its true start and
+ *      writes its coefficients, with the DC predictor from the prefix sums.
  * The scan's Huffman tables are copied to local memory by every work-group.
  */
 #ifndef GJ_KERNELS_JPEG_HUFFMAN_SYNC_H
@@ -57,7 +58,7 @@ GJ_FUNC void gj_huff_group_publish(GJ_LOCAL gj_huff_group_states *l, gj_u32 t, c
 GJ_FUNC void gj_huff_group_fixpoint(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL const gj_huff_table *tables,
                                     GJ_LOCAL const gj_u32 *slot_info, GJ_GLOBAL const gj_u32 *words,
                                     GJ_GLOBAL const gj_segment *seg, gj_u32 chunk, gj_u32 follows,
-                                    gj_huff_state *st, GJ_GLOBAL gj_i32 *sums_out,
+                                    gj_huff_state *st, const gj_huff_sync_out *res,
                                     GJ_LOCAL gj_huff_group_states *l)
 {
     gj_u32 t = gj_local_id();
@@ -78,7 +79,7 @@ GJ_FUNC void gj_huff_group_fixpoint(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL 
         if (pred_changed) {
             gj_huff_state prev = *st;
             *st = pred;
-            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, sums_out);
+            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, res);
             if (!gj_huff_state_equal(st, &prev)) {
                 changed = 1;
                 gj_huff_group_publish(l, t, st);
@@ -106,14 +107,14 @@ GJ_FUNC gj_u32 gj_huff_resync_start(GJ_GLOBAL const gj_scan_params *p, GJ_LOCAL 
                                     GJ_GLOBAL const gj_segment *seg, gj_u32 chunk, gj_u32 first_of_group,
                                     gj_u32 active, GJ_GLOBAL const gj_huff_packed_state *own,
                                     GJ_GLOBAL const gj_huff_packed_state *pred, gj_huff_state *st,
-                                    gj_huff_state *old, GJ_GLOBAL gj_i32 *sums_out)
+                                    gj_huff_state *old, const gj_huff_sync_out *res)
 {
     gj_huff_state_load(old, own);
     *st = *old;
     if (!first_of_group || !active)
         return 0;
     gj_huff_state_load(st, pred);
-    gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, sums_out);
+    gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, st, res);
     return !gj_huff_state_equal(st, old);
 }
 
@@ -146,8 +147,9 @@ GJ_FUNC gj_u32 gj_huff_last_in_group(GJ_GLOBAL const gj_scan_params *p, gj_u32 c
 GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                        GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                        GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_huff_packed_state *bounds,
-                       GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_u32 *num_changed, gj_u32 counter,
-                       gj_u32 round, GJ_GLOBAL gj_u8 *scratch, gj_u32 num_hyps)
+                       GJ_GLOBAL gj_i32 *sums_out, GJ_GLOBAL gj_huff_packed_state *part_states,
+                       GJ_GLOBAL gj_u32 *num_changed, gj_u32 counter, gj_u32 round, GJ_GLOBAL gj_u8 *scratch,
+                       gj_u32 num_hyps)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
@@ -162,6 +164,10 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
     /* The bound of the group before, from the previous round (read only when g > 0). */
     GJ_GLOBAL const gj_huff_packed_state *pred =
         bounds + (gj_u64)((round + 1) & 1) * p->num_groups + (g ? g - 1 : 0);
+    gj_huff_sync_out res;
+
+    res.sums = sums_out;
+    res.part_states = part_states;
 
     if (t == 0)
         l.active = round > 0 && gj_huff_group_follows(p, segs, chunk_seg, g) && gj_huff_state_changed(pred);
@@ -174,24 +180,24 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
         seg_first = idx == 0;
         if (round > 0) {
             changed = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active,
-                                           &states[chunk], pred, &st, &old, sums_out);
+                                           &states[chunk], pred, &st, &old, &res);
         } else {
             if (seg_first || !num_hyps) {
                 /* A block begins at the chunk's first bit (exact for a segment's first chunk). */
                 gj_huff_start_state(seg, idx * p->chunk_bits, 0, &st);
             } else {
-                gj_huff_hyp_state(hyp_states, hyp_x, chunk - 1, num_hyps, gj_huff_hyp_guess(p, scratch, chunk - 1), &st);
+                gj_huff_hyp_state(p, hyp_states, hyp_x, chunk - 1, gj_huff_hyp_guess(p, scratch, chunk - 1), &st);
             }
-            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, sums_out);
+            gj_huff_sync_chunk(p, tables, slot_info, words, seg, chunk, &st, &res);
             if (num_hyps)
-                gj_huff_hyp_state(hyp_states, hyp_x, chunk, num_hyps, gj_huff_hyp_guess(p, scratch, chunk), &old);
+                gj_huff_hyp_state(p, hyp_states, hyp_x, chunk, gj_huff_hyp_guess(p, scratch, chunk), &old);
             /* Without hypotheses the successor assumed nothing: it must look. */
             changed = !num_hyps || !gj_huff_state_equal(&st, &old);
         }
         gj_huff_group_publish(&l, t, &st);
     }
     l.changed[t] = changed;
-    gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && !seg_first, &st, sums_out, &l);
+    gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && !seg_first, &st, &res, &l);
     if (valid) {
         changed = (round == 0 && !num_hyps) || !gj_huff_state_equal(&st, &old);
         gj_huff_state_store(&states[chunk], &st, changed);
@@ -216,14 +222,18 @@ GJ_KERNEL gj_huff_sync(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32
 GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                               GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
                               GJ_GLOBAL gj_huff_packed_state *states, GJ_GLOBAL gj_i32 *sums_out,
-                              GJ_GLOBAL const gj_u32 *num_changed, gj_u32 counter)
+                              GJ_GLOBAL gj_huff_packed_state *part_states, GJ_GLOBAL const gj_u32 *num_changed,
+                              gj_u32 counter)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_huff_group_states l;
     GJ_LOCAL_DECL gj_u32 l_dirty[GJ_HUFF_GROUP];
     gj_u32 t = gj_local_id(), base, g, carry = 0;
+    gj_huff_sync_out res;
 
+    res.sums = sums_out;
+    res.part_states = part_states;
     gj_huff_load_tables(p, tables, slot_info);
     /* Nothing to walk when the last round changed nothing (the same for every thread). */
     for (base = num_changed[counter] ? 0 : p->num_groups; base < p->num_groups; base += GJ_HUFF_GROUP) {
@@ -247,11 +257,11 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
                 gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &last);
                 follows = idx != 0;
                 ch = gj_huff_resync_start(p, tables, slot_info, words, seg, chunk, t == 0, l.active,
-                                          &states[chunk], &states[chunk ? chunk - 1 : 0], &st, &old, sums_out);
+                                          &states[chunk], &states[chunk ? chunk - 1 : 0], &st, &old, &res);
                 gj_huff_group_publish(&l, t, &st);
             }
             l.changed[t] = ch;
-            gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && follows, &st, sums_out, &l);
+            gj_huff_group_fixpoint(p, tables, slot_info, words, seg, chunk, valid && follows, &st, &res, &l);
             if (valid) {
                 ch = !gj_huff_state_equal(&st, &old);
                 gj_huff_state_store(&states[chunk], &st, ch || gj_huff_state_changed(&states[chunk]));
@@ -266,25 +276,35 @@ GJ_KERNEL gj_huff_sync_finish(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const
 }
 
 /*
- * Step 4: decode every chunk from its true start and write coefficients.
- * offsets[chunk] holds the exclusive in-segment prefix sums of the chunks' sums
- * (scan.h turned the sums into them in place), but for their scan group's carry,
- * added here (gj_seg_scan_carry_of()).
+ * Step 4: decode every chunk from its true start and write coefficients, one thread
+ * per part of a chunk (a chunk's decode is a chain of dependent steps: in parts, the
+ * chains of a small picture are shorter and its threads fill more of the GPU). A
+ * part begins where the synchronisation recorded it (gj_huff_sync_chunk()) and ends
+ * where the next one begins; when the synchronising run never got there (it ended
+ * the segment first, by its own bound), the part decodes on to the segment's end as
+ * the writing run sees it, and the parts after it decode nothing.
+ * offsets[(chunk << part_shift) + part] holds the exclusive in-segment prefix sums of
+ * the parts' sums (scan.h turned the sums into them in place), but for their scan
+ * group's carry, added here (gj_seg_scan_carry_of()).
  */
 GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL const gj_u32 *words,
                                GJ_GLOBAL const gj_segment *segs, GJ_GLOBAL const gj_u32 *chunk_seg,
-                               GJ_GLOBAL const gj_huff_packed_state *states, GJ_GLOBAL const gj_i32 *offsets,
+                               GJ_GLOBAL const gj_huff_packed_state *states,
+                               GJ_GLOBAL const gj_huff_packed_state *part_states, GJ_GLOBAL const gj_i32 *offsets,
                                GJ_GLOBAL gj_i16 *coefs, GJ_GLOBAL const gj_i32 *carry)
 {
     GJ_LOCAL_DECL gj_huff_table tables[GJ_MAX_SCAN_TABLES];
     GJ_LOCAL_DECL gj_u32 slot_info[GJ_HUFF_SLOT_WORDS];
     GJ_LOCAL_DECL gj_u8 natural[GJ_NATURAL_ORDER_SIZE];
-    gj_u32 chunk = (gj_u32)gj_global_id();
+    gj_u64 id = gj_global_id();
+    gj_u32 shift = p->part_shift, parts = 1u << shift;
+    gj_u32 chunk = (gj_u32)(id >> shift), part = (gj_u32)id & (parts - 1);
     gj_u32 idx, limit, is_last;
-    gj_huff_state st;
+    gj_huff_state st, next;
     gj_huff_output out;
     gj_i32 sums[GJ_CHUNK_SUMS];
     GJ_GLOBAL const gj_segment *seg;
+    GJ_GLOBAL const gj_huff_packed_state *begins = &part_states[(gj_u64)chunk * (parts - 1)];
     GJ_GLOBAL const gj_i32 *off;
 
     if (gj_local_id() < GJ_NATURAL_ORDER_SIZE)
@@ -294,29 +314,35 @@ GJ_KERNEL gj_huff_decode_write(GJ_GLOBAL const gj_scan_params *p, GJ_GLOBAL cons
         return;
     seg = &segs[chunk_seg[chunk]];
     gj_huff_chunk_bounds(p, seg, chunk, &idx, &limit, &is_last);
-    if (idx == 0) {
+    if (part != 0)
+        gj_huff_state_load(&st, &begins[part - 1]);
+    else if (idx == 0)
         gj_huff_start_state(seg, 0, 0, &st);
-    } else {
+    else
         gj_huff_state_load(&st, &states[chunk - 1]);
+    gj_huff_output_plain(&out);
+    if (part + 1 < parts) {
+        gj_huff_state_load(&next, &begins[part]);
+        if (!(next.flags & GJ_STATE_DONE))
+            out.stop_after = next.bit - 1;
     }
     out.coefs = coefs;
     out.natural = natural;
     out.write = 1;
-    out.mark_mode = GJ_MARK_NONE;
     out.first_block = seg->first_mcu * p->blocks_in_mcu;
     out.block_limit = (seg->first_mcu + seg->mcu_count) * p->blocks_in_mcu;
     out.dc_base0 = out.dc_base1 = out.dc_base2 = out.dc_base3 = 0;
-    /* A segment's first chunk starts at zero: its offsets are not computed when every
+    /* A segment's first part starts at zero: its offsets are not computed when every
      * chunk is a segment (restart-rich scans). */
-    if (idx != 0) {
-        off = &offsets[(gj_u64)chunk * GJ_CHUNK_SUMS];
+    if (idx != 0 || part != 0) {
+        off = &offsets[id * GJ_CHUNK_SUMS];
         out.first_block += (gj_u32)off[0];
         out.dc_base0 = off[1];
         out.dc_base1 = off[2];
         out.dc_base2 = off[3];
         out.dc_base3 = off[4];
-        if (gj_seg_scan_carry_of(chunk_seg, chunk)) {
-            off = &carry[(gj_u64)(chunk / GJ_SCAN_GROUP) * GJ_SCAN_LANES];
+        if (gj_seg_scan_carry_of(chunk_seg, (gj_u32)id, shift)) {
+            off = &carry[(id / GJ_SCAN_GROUP) * GJ_SCAN_LANES];
             out.first_block += (gj_u32)off[0];
             out.dc_base0 += off[1];
             out.dc_base1 += off[2];

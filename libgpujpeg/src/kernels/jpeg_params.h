@@ -62,7 +62,14 @@ typedef struct gj_scan_params {
      * 16-byte units: the coefficient buffer of a single-scan picture, which is zeroed only
      * after synchronisation (kernels/jpeg_huffman_hyp.h). */
     gj_u32 hyp_offset[6];
+    gj_u32 hyp_levels;              /* levels of extra states (1 .. GJ_HYP_MAX_LEVELS) */
     gj_u32 num_groups;              /* work-groups of gj_huff_sync */
+    /* The writing kernel decodes each chunk in 1 << part_shift parts of part_bits, one
+     * thread each, from the part starts the synchronisation recorded
+     * (kernels/jpeg_huffman_sync.h gj_huff_decode_write()). */
+    gj_u32 part_shift;
+    gj_u32 part_bits;
+    gj_u32 pad;
     /* slot_info and tables[] are the image every work-group copies into its local memory
      * (kernels/jpeg_huffman.h gj_huff_load_tables()), one piece on a 16-byte boundary
      * of the struct: the copy reads 16-byte words. */
@@ -70,11 +77,17 @@ typedef struct gj_scan_params {
     gj_huff_table tables[GJ_MAX_SCAN_TABLES];
 } gj_scan_params;
 
+/* Levels of extra states of the slot hypotheses' links, at most (kernels/jpeg_huffman_hyp.h):
+ * a chunk has hyps states of each level and of the hypotheses themselves, the entries of
+ * its map row. */
+#define GJ_HYP_MAX_LEVELS 3
+#define GJ_HYP_ROW(p) (((p)->hyp_levels + 1) * (p)->blocks_in_mcu)
+
 #define GJ_HYP_ARRAY_STATES 0       /* gj_huff_packed_state [chunks][hyps]: each hypothesis' end */
-#define GJ_HYP_ARRAY_X 1            /* gj_huff_packed_state [chunks][hyps]: extra end states X(h) */
+#define GJ_HYP_ARRAY_X 1            /* gj_huff_packed_state [hyp_levels][chunks][hyps]: extra end states */
 #define GJ_HYP_ARRAY_MARKS 2        /* gj_u16 [chunks][hyps][GJ_HYP_MARKS] */
-#define GJ_HYP_ARRAY_MAP 3          /* gj_u8 [chunks][2 * hyps] */
-#define GJ_HYP_ARRAY_GROUP_MAP 4    /* gj_u8 [groups][2 * hyps] */
+#define GJ_HYP_ARRAY_MAP 3          /* gj_u8 [chunks][GJ_HYP_ROW(p)] */
+#define GJ_HYP_ARRAY_GROUP_MAP 4    /* gj_u8 [groups][GJ_HYP_ROW(p)] */
 #define GJ_HYP_ARRAY_GROUP_IN 5     /* gj_u8 [groups] */
 
 /* One entropy-coded segment (a restart interval, or the whole scan): unstuffed bits. */

@@ -1,11 +1,12 @@
 /*
- * Segmented exclusive prefix sums over per-chunk records of GJ_SCAN_LANES i32
- * lanes, in place (the JPEG decoder keeps one array of them per chunk, not two).
- * A segment is a run of chunks with the same seg_of[] value; sums restart at
- * every segment. One kernel: a scan per work-group, and the carries across
- * groups by the last work-group to finish; the reader adds an element's carry
- * (gj_seg_scan_carry_of()). A kernel each for the carries and their addition
- * cost an HD picture two launches more on its chain (H200, doc/benchmarks.md).
+ * Segmented exclusive prefix sums over records of GJ_SCAN_LANES i32 lanes, in
+ * place (the JPEG decoder keeps one array of them, not two): 1 << shift records
+ * per chunk (the parts of a chunk, jpeg_huffman_sync.h). A segment is a run of
+ * chunks with the same seg_of[] value; sums restart at every segment. One
+ * kernel: a scan per work-group, and the carries across groups by the last
+ * work-group to finish; the reader adds a record's carry (gj_seg_scan_carry_of()).
+ * A kernel each for the carries and their addition cost an HD picture two
+ * launches more on its chain (H200, doc/benchmarks.md).
  */
 #ifndef GJ_KERNELS_SCAN_H
 #define GJ_KERNELS_SCAN_H
@@ -15,9 +16,12 @@
 #define GJ_SCAN_GROUP 256
 #define GJ_SCAN_LANES 5
 
-GJ_FUNC gj_u32 gj_scan_is_head(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i)
+/* Whether record i begins a segment: the first record of the segment's first chunk. */
+GJ_FUNC gj_u32 gj_scan_is_head(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i, gj_u32 shift)
 {
-    return i == 0 || seg_of[i] != seg_of[i - 1];
+    gj_u32 c = i >> shift;
+
+    return (i & ((1u << shift) - 1u)) == 0 && (c == 0 || seg_of[c] != seg_of[c - 1]);
 }
 
 /*
@@ -84,7 +88,7 @@ GJ_FUNC void gj_seg_scan_carries_of(GJ_GLOBAL const gj_i32 *aggr, GJ_GLOBAL cons
  * record before it writes it); group totals into aggr; the last work-group to
  * finish (ticket counters[ticket]) turns them into the carries.
  */
-GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 n,
+GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg_of, gj_u32 shift, gj_u32 n,
                              GJ_GLOBAL gj_i32 *aggr, GJ_GLOBAL gj_u32 *aggr_head, GJ_GLOBAL gj_u32 *counters,
                              gj_u32 ticket, GJ_GLOBAL gj_i32 *carry)
 {
@@ -95,7 +99,7 @@ GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg
     gj_u32 t = gj_local_id(), g = gj_group_id();
     gj_u32 i = g * GJ_SCAN_GROUP + t, l;
     gj_i32 mine[GJ_SCAN_LANES];
-    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i) : 0;
+    gj_u32 head = i < n ? gj_scan_is_head(seg_of, i, shift) : 0;
 
     for (l = 0; l < GJ_SCAN_LANES; l++) {
         mine[l] = i < n ? data[(gj_u64)i * GJ_SCAN_LANES + l] : 0;
@@ -116,13 +120,13 @@ GJ_KERNEL gj_seg_scan_groups(GJ_GLOBAL gj_i32 *data, GJ_GLOBAL const gj_u32 *seg
                            carry, val, flag, run);
 }
 
-/* Whether element i gets its group's carry (carry[i / GJ_SCAN_GROUP]): it precedes
+/* Whether record i gets its group's carry (carry[i / GJ_SCAN_GROUP]): it precedes
  * the group's first head. */
-GJ_FUNC gj_u32 gj_seg_scan_carry_of(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i)
+GJ_FUNC gj_u32 gj_seg_scan_carry_of(GJ_GLOBAL const gj_u32 *seg_of, gj_u32 i, gj_u32 shift)
 {
     gj_u32 g = i / GJ_SCAN_GROUP, first = g * GJ_SCAN_GROUP;
 
-    return g != 0 && seg_of[i] == seg_of[first] && !gj_scan_is_head(seg_of, first);
+    return g != 0 && seg_of[i >> shift] == seg_of[first >> shift] && !gj_scan_is_head(seg_of, first, shift);
 }
 
 #endif /* GJ_KERNELS_SCAN_H */
