@@ -204,9 +204,10 @@ GJ_FUNC gj_u32 gj_huff_segment_complete(const gj_bitreader *br, GJ_GLOBAL const 
 
 /*
  * The run reached a part start (gj_huff_output): records the state and the sums of
- * the part it ends. Part starts lie at least 64 bits apart and a symbol is at most
- * 32 bits, so a run passes one per symbol at most, and the writing run of a part
- * (out->stop_after) ends where the next one was recorded.
+ * the part it ends. Part starts lie at least MIN_PART_BITS (48, decoder_private.h)
+ * apart and a symbol is at most 32 bits, so a run passes one per symbol at most,
+ * and the writing run of a part (out->stop_after) ends where the next one was
+ * recorded.
  */
 GJ_FUNC void gj_huff_part_begins(gj_huff_output *out, gj_u32 pos, gj_u32 slot, gj_u32 zz, gj_i32 blocks,
                                  gj_i32 dc0, gj_i32 dc1, gj_i32 dc2, gj_i32 dc3)
