@@ -93,20 +93,24 @@ GJ_API int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, 
 
 /*
  * Decodes n pictures; outs[i] follows the rules of gj_j2k_decode(). The pictures
- * are spread over the decoder's lanes, a host thread and a queue each, so one
- * lane parses a picture (markers, T2) while the kernels of the others run, side
- * by side on the device. Returns 0 if all succeeded, else the first error;
- * results[i] (may be NULL) receives each picture's own return code: a broken
- * picture fails alone. Device outputs are complete when it returns. On a CPU
- * device (PoCL) the pictures decode one after another.
+ * go in waves of as many as the decoder has lanes: the lanes parse a wave's
+ * pictures side by side on host threads (markers, T2), one T1 launch decodes the
+ * code-blocks of all of them (the longest of every picture first), and each lane
+ * finishes its picture on its own queue while the next wave is parsed. Returns 0
+ * if all succeeded, else the first error; results[i] (may be NULL) receives each
+ * picture's own return code: a broken picture fails alone. Device outputs are
+ * complete when it returns. On a CPU device (PoCL) the lanes share the decoder's
+ * queue.
  */
 GJ_API int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, const size_t *sizes, int n,
                                gj_frame *outs, int *results);
 
 /*
- * Lanes: decoders of the decoder's own that gj_j2k_decode_batch() overlaps; 1 to
- * 16, default 4 (1: the pictures decode one after another). Each lane holds the
- * device memory one decode needs (gj_j2k_decode() uses none of them).
+ * Lanes: the pictures per wave of gj_j2k_decode_batch(); 1 to 16, default 4 (1:
+ * the pictures decode one after another, as by gj_j2k_decode()). Two waves are in
+ * flight at a time, each holding its pictures' coefficients (2 bytes per sample and
+ * component, 4 for deep or wide-ranging ones): beyond the output frames, a batch
+ * holds up to 2 x lanes pictures' coefficients (gj_j2k_decode() uses none of them).
  */
 GJ_API int gj_j2k_decoder_set_lanes(gj_j2k_decoder *dec, int lanes);
 

@@ -1,41 +1,66 @@
 /*
- * Batches of JPEG 2000 pictures (gj_j2k_decode_batch()): lanes are decoders of
- * their own on sibling devices of the decoder's device, each with its queue, and
- * each lane has a host thread of the decoder's pool. A lane parses its next
- * picture (markers, T2: the host's share) while the other lanes' kernels run, and
- * the kernels of several pictures run on the GPU side by side: one picture's T1
- * leaves most of an H200 idle while its longest code-blocks finish.
- * Output frames are allocated on the decoder's device, so they outlive the lanes.
+ * Batches of JPEG 2000 pictures (gj_j2k_decode_batch()), in waves of up to
+ * `lanes_wanted` pictures. A lane is a decoder of its own, on a sibling device of
+ * the decoder's (its own queue) where the device is a GPU, else on the decoder's
+ * device itself. The lanes parse a wave's pictures side by side on the decoder's
+ * pool of host threads (markers, T2); one T1 launch then decodes every code-block
+ * of the wave's pictures into one coefficient buffer (t1_merge.h: the longest
+ * code-blocks of every picture first), and each lane queues its picture's IDWT and
+ * output on its own queue behind it. Waves alternate between two sets of lanes, two
+ * T1 queues and two coefficient buffers, so that the host parses the next wave while
+ * the GPU decodes this one, and the next wave's T1 fills the GPU around the end of
+ * this one's. Output frames are allocated on the decoder's device, so they outlive
+ * the lanes.
  */
-#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "j2k/decoder_private.h"
+#include "j2k/t1_merge.h"
+#include "j2k/t1_queue.h"
 #include "log.h"
+
+/* Wave set s's T1 queue: the decoder's, or for the second set a sibling of it. */
+static gj_device *wave_dev(gj_j2k_decoder *dec, int s)
+{
+    return s && dec->t1_dev ? dec->t1_dev : dec->dev;
+}
 
 static int ensure_lanes(gj_j2k_decoder *dec)
 {
-    int ret;
+    int ret, wanted = 2 * dec->lanes_wanted;
 
-    while (dec->num_lanes < dec->lanes_wanted) {
+    /* The second set's T1 queue; a CPU device's lanes and launches share the decoder's
+     * queue: its kernels take every core already, and PoCL 3.1's pthread driver trips an
+     * assertion in pocl_release_dlhandle_cache when several queues run them at once. */
+    if (!dec->t1_dev) {
+        if (!dec->dev->desc.is_gpu)
+            dec->t1_dev = dec->dev;
+        else if ((ret = gj_dev_open_sibling(dec->dev, &dec->t1_dev)) < 0)
+            return ret;
+    }
+    while (dec->num_lanes < wanted) {
         gj_device *sibling;
         gj_j2k_decoder *lane;
 
-        if ((ret = gj_dev_open_sibling(dec->dev, &sibling)) < 0)
-            return ret;
-        if ((ret = gj_j2k_decoder_create(&lane, sibling)) < 0) {
-            gj_device_free(&sibling);
+        if (!dec->dev->desc.is_gpu) {
+            sibling = dec->dev;
+        } else if ((ret = gj_dev_open_sibling(dec->dev, &sibling)) < 0) {
             return ret;
         }
-        lane->owns_dev = 1;
+        if ((ret = gj_j2k_decoder_create(&lane, sibling)) < 0) {
+            if (sibling != dec->dev)
+                gj_device_free(&sibling);
+            return ret;
+        }
+        lane->owns_dev = sibling != dec->dev;
         lane->frame_dev = dec->dev;
         /* Lanes share the GPU with each other's pictures: no early T1 (early.h). */
         lane->early.enabled = 0;
         dec->lanes[dec->num_lanes++] = lane;
     }
-    if (!dec->pool || gj_thread_pool_threads(dec->pool) != dec->num_lanes) {
+    if (!dec->pool || gj_thread_pool_threads(dec->pool) != dec->lanes_wanted) {
         gj_thread_pool_free(&dec->pool);
-        if ((ret = gj_thread_pool_create(&dec->pool, dec->num_lanes)) < 0)
+        if ((ret = gj_thread_pool_create(&dec->pool, dec->lanes_wanted)) < 0)
             return ret;
     }
     return 0;
@@ -52,6 +77,19 @@ static void free_lanes(gj_j2k_decoder *dec, int keep)
 void gj_j2k_lanes_free(gj_j2k_decoder *dec)
 {
     free_lanes(dec, 0);
+    for (int s = 0; s < 2; s++) {
+        gj_device *dev = wave_dev(dec, s);
+
+        dev->ops->finish(dev);
+        if (dec->wave_coef[s].handle)
+            dev->ops->buffer_destroy(dev, &dec->wave_coef[s]);
+        if (dec->wave_input[s].handle)
+            dev->ops->buffer_destroy(dev, &dec->wave_input[s]);
+        j2k_layout_free(&dec->wave_tables[s]);
+    }
+    if (dec->t1_dev && dec->t1_dev != dec->dev)
+        gj_device_free(&dec->t1_dev);
+    dec->t1_dev = NULL;
 }
 
 int gj_j2k_decoder_set_lanes(gj_j2k_decoder *dec, int lanes)
@@ -59,9 +97,18 @@ int gj_j2k_decoder_set_lanes(gj_j2k_decoder *dec, int lanes)
     if (!dec || lanes < 1 || lanes > GJ_J2K_MAX_LANES)
         return gj_fail(GJ_ERROR_INVAL, "J2K decoder: %d lanes (1 to %d)", lanes, GJ_J2K_MAX_LANES);
     dec->lanes_wanted = lanes;
-    free_lanes(dec, lanes);
+    free_lanes(dec, 2 * lanes);
     return 0;
 }
+
+/* One wave's state: pictures first .. first + count - 1, lane set * lanes_wanted + k taking first + k. */
+typedef struct wave {
+    int set, first, count;
+    gj_frame *targets[GJ_J2K_MAX_LANES];
+    int truncated[GJ_J2K_MAX_LANES];
+    int merged[GJ_J2K_MAX_LANES];   /* its T1 ran in the wave's launch, into views[k] */
+    gj_buffer views[GJ_J2K_MAX_LANES];
+} wave;
 
 typedef struct batch {
     gj_j2k_decoder *dec;
@@ -69,19 +116,13 @@ typedef struct batch {
     const size_t *sizes;
     gj_frame *outs;
     int *results;
-    int n;
-    atomic_int next;
+    wave waves[2];              /* by set */
+    wave *parsing;              /* the wave host_work parses */
 } batch;
 
-/* Lane `lane` takes pictures until none is left: each fails or succeeds alone. */
-static void lane_work(void *opaque, int lane)
+static gj_j2k_decoder *lane_of(const batch *b, const wave *w, int k)
 {
-    batch *b = opaque;
-    gj_j2k_decoder *l = b->dec->lanes[lane];
-    int i;
-
-    while ((i = atomic_fetch_add(&b->next, 1)) < b->n)
-        b->results[i] = gj_j2k_decode(l, b->data[i], b->sizes[i], &b->outs[i]);
+    return b->dec->lanes[w->set * b->dec->lanes_wanted + k];
 }
 
 /* Lanes take the decoder's settings; frames the caller hands in may still be in use by its queued work. */
@@ -95,16 +136,158 @@ static int prepare_lanes(gj_j2k_decoder *dec)
         lane->reduce = dec->reduce;
         lane->max_layers = dec->max_layers;
         lane->layout.force_wide = dec->layout.force_wide;
-        if ((ret = lane->dev->ops->wait_for(lane->dev, dec->dev)) < 0)
+        if (lane->dev != dec->dev && (ret = lane->dev->ops->wait_for(lane->dev, dec->dev)) < 0)
             return ret;
     }
+    if (dec->t1_dev != dec->dev && (ret = dec->t1_dev->ops->wait_for(dec->t1_dev, dec->dev)) < 0)
+        return ret;
     return 0;
+}
+
+/* Lane k of the wave being parsed parses its picture. */
+static void host_work(void *opaque, int k)
+{
+    batch *b = opaque;
+    wave *w = b->parsing;
+    int i = w->first + k;
+
+    b->results[i] = j2k_decode_host(lane_of(b, w, k), b->data[i], b->sizes[i], &b->outs[i], &w->targets[k],
+                                    &w->truncated[k]);
+}
+
+/*
+ * Places the parsed pictures' coefficients in the set's buffer, each at a multiple
+ * of the device's view alignment with a view of its own, and queues their T1 in one
+ * launch on the set's queue. Pictures left out (an offset beyond 32 bits, no memory
+ * for the buffer) run their own T1 on their lane.
+ */
+static void queue_wave_t1(batch *b, wave *w)
+{
+    gj_j2k_decoder *dec = b->dec;
+    gj_device *dev = wave_dev(dec, w->set);
+    gj_buffer *coef = &dec->wave_coef[w->set], *input = &dec->wave_input[w->set];
+    j2k_layout *tables = &dec->wave_tables[w->set];
+    j2k_t1_part parts[GJ_J2K_MAX_LANES];
+    uint64_t align = dev->view_align > 16 ? dev->view_align : 16, at = 0, coef_at[GJ_J2K_MAX_LANES];
+    uint64_t segments_at, data_at;
+    size_t start, narrow;
+    int n = 0, ret;
+
+    for (int k = 0; k < w->count; k++) {
+        w->merged[k] = 0;
+        if (b->results[w->first + k] < 0)
+            continue;
+        at = (at + align - 1) & ~(align - 1);
+        coef_at[k] = at;
+        at += j2k_coef_bytes(&lane_of(b, w, k)->layout);
+    }
+    if (!at || gj_dev_ensure_buffer(dev, coef, at) < 0)
+        return;         /* every picture on its own lane */
+    for (int k = 0; k < w->count; k++) {
+        const j2k_layout *l = &lane_of(b, w, k)->layout;
+
+        if (b->results[w->first + k] < 0 ||
+            dev->ops->view_create(dev, coef, coef_at[k], j2k_coef_bytes(l), &w->views[k], &start) < 0)
+            continue;
+        if (start != coef_at[k]) {
+            dev->ops->view_release(dev, &w->views[k]);
+            continue;
+        }
+        parts[n++] = (j2k_t1_part){ .layout = l, .coef_at = start };
+        w->merged[k] = 1;
+    }
+    if (!n)
+        return;
+    if ((ret = j2k_t1_merge(tables, parts, n, &narrow)) >= 0 &&
+        (ret = gj_dev_ensure_buffer(dev, input, j2k_t1_input_size(tables, &segments_at, &data_at))) >= 0 &&
+        (ret = j2k_t1_upload(dev, input, 0, tables)) >= 0 &&
+        (ret = j2k_t1_launch(dev, input, 0, tables, 0, narrow, coef, 0)) >= 0)
+        ret = j2k_t1_launch(dev, input, 0, tables, narrow, tables->nb_cblks - narrow, coef, 1);
+    if (ret < 0) {
+        /* Nothing queued, or a launch that failed half-way and wrote only the set's buffer. */
+        dev->ops->finish(dev);
+        for (int k = 0; k < w->count; k++)
+            if (w->merged[k]) {
+                dev->ops->view_release(dev, &w->views[k]);
+                w->merged[k] = 0;
+            }
+    }
+}
+
+/* Each lane of the wave queues the rest of its picture, behind the wave's T1 where it ran there. */
+static void queue_wave_rest(batch *b, wave *w)
+{
+    gj_device *t1_dev = wave_dev(b->dec, w->set);
+
+    for (int k = 0; k < w->count; k++) {
+        gj_j2k_decoder *lane = lane_of(b, w, k);
+        int i = w->first + k, ret;
+
+        if (b->results[i] < 0)
+            continue;
+        if (w->merged[k])
+            lane->coefs = &w->views[k];
+        if ((ret = j2k_decode_tables(lane, w->targets[k])) < 0 ||
+            (w->merged[k] && lane->dev != t1_dev && (ret = lane->dev->ops->wait_for(lane->dev, t1_dev)) < 0) ||
+            (ret = j2k_decode_kernels(lane, &b->outs[i], w->targets[k], w->merged[k])) < 0)
+            b->results[i] = ret;
+    }
+}
+
+/* Waits for a wave's pictures; their results. */
+static void finish_wave(batch *b, wave *w)
+{
+    gj_device *t1_dev = wave_dev(b->dec, w->set);
+    int t1 = t1_dev->ops->finish(t1_dev);
+
+    for (int k = 0; k < w->count; k++) {
+        gj_j2k_decoder *lane = lane_of(b, w, k);
+        int i = w->first + k, ret = lane->dev->ops->finish(lane->dev);
+
+        if (w->merged[k])
+            t1_dev->ops->view_release(t1_dev, &w->views[k]);
+        if (b->results[i] < 0)
+            continue;
+        if (ret >= 0 && w->merged[k])
+            ret = t1;
+        if (ret >= 0 && w->truncated[k])
+            b->outs[i].decode_error_flags = 1;
+        b->results[i] = ret < 0 ? ret : 0;
+    }
+    w->count = 0;
+}
+
+/*
+ * The waves: while the GPU decodes one, the lanes of the other set parse the next
+ * (after their previous wave finished: their tables are read until then).
+ */
+static void decode_waves(batch *b, int n)
+{
+    gj_j2k_decoder *dec = b->dec;
+    int set = 0;
+
+    b->waves[0].count = b->waves[1].count = 0;
+    for (int first = 0; first < n; set ^= 1) {
+        wave *w = &b->waves[set];
+
+        finish_wave(b, w);
+        w->set = set;
+        w->first = first;
+        w->count = n - first < dec->lanes_wanted ? n - first : dec->lanes_wanted;
+        first += w->count;
+        b->parsing = w;
+        gj_thread_pool_run(dec->pool, host_work, b, w->count);
+        queue_wave_t1(b, w);
+        queue_wave_rest(b, w);
+    }
+    finish_wave(b, &b->waves[set]);
+    finish_wave(b, &b->waves[set ^ 1]);
 }
 
 int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, const size_t *sizes, int n,
                         gj_frame *outs, int *results)
 {
-    batch b = { .dec = dec, .data = data, .sizes = sizes, .outs = outs, .n = n };
+    batch b = { .dec = dec, .data = data, .sizes = sizes, .outs = outs };
     int first = 0;
 
     if (!dec || n < 0 || (n && (!data || !sizes || !outs)))
@@ -114,18 +297,13 @@ int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, const s
     b.results = results ? results : calloc((size_t)n, sizeof(int));
     if (!b.results)
         return GJ_ERROR_NOMEM;
-    atomic_init(&b.next, 0);
-    /* One picture gains nothing from lanes, nor does a CPU device, whose kernels use
-     * every core already (and PoCL 3.1's pthread driver trips an assertion in
-     * pocl_release_dlhandle_cache when several queues run these kernels at once).
-     * Without lanes (no memory for another queue, say) the pictures still decode,
-     * one after another, on the decoder itself. */
-    if (n == 1 || dec->lanes_wanted < 2 || !dec->dev->desc.is_gpu || ensure_lanes(dec) < 0 ||
-        prepare_lanes(dec) < 0) {
+    /* One picture gains nothing from lanes. Without lanes (no memory for another
+     * queue, say) the pictures still decode, one after another, on the decoder itself. */
+    if (n == 1 || dec->lanes_wanted < 2 || ensure_lanes(dec) < 0 || prepare_lanes(dec) < 0) {
         for (int i = 0; i < n; i++)
             b.results[i] = gj_j2k_decode(dec, data[i], sizes[i], &outs[i]);
     } else {
-        gj_thread_pool_run(dec->pool, lane_work, &b, n < dec->num_lanes ? n : dec->num_lanes);
+        decode_waves(&b, n);
     }
     for (int i = 0; i < n && !first; i++)
         first = b.results[i] < 0 ? b.results[i] : 0;

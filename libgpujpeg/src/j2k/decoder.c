@@ -100,7 +100,7 @@ static size_t groups(uint64_t threads)
 static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
-                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(&dec->coef), GJ_ARG_U32(dec->layout.wide) };
+                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(dec->coefs), GJ_ARG_U32(dec->layout.wide) };
 
     return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 6);
 }
@@ -109,7 +109,7 @@ static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 static int run_idwt_samples(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
     /* Horizontal: sub-bands -> rows in dec->tmp; vertical: back into dec->coef (F.3.2). */
-    gj_buffer *src = p->vertical ? &dec->tmp : &dec->coef, *dst = p->vertical ? &dec->coef : &dec->tmp;
+    gj_buffer *src = p->vertical ? &dec->tmp : dec->coefs, *dst = p->vertical ? dec->coefs : &dec->tmp;
     int first = p->irreversible ? 2 : 0, last = p->irreversible ? 5 : 1, ret;
     gj_karg ia[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
                      GJ_ARG_U64(p->threads), GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(src), GJ_ARG_BUF(dst) };
@@ -152,8 +152,8 @@ static int place_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf,
     return 0;
 }
 
-/* T1 over every code-block, then the IDWT passes. Leaves the coefficients in dec->coef. */
-static int run_transforms(gj_j2k_decoder *dec, gj_frame *target)
+/* T1 over every code-block into dec->coef. */
+static int run_t1(gj_j2k_decoder *dec, gj_frame *target)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
@@ -162,44 +162,64 @@ static int run_transforms(gj_j2k_decoder *dec, gj_frame *target)
     int ret;
 
     if ((ret = place_t1_input(dec, target, &input, &at)) < 0 ||
-        (ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         /* Whole 32-bit words: T1 XORs a 16-bit coefficient through its word (j2k_coef.h). */
-        (ret = gj_dev_ensure_buffer(dev, &dec->coef, (l->coef_count * (l->wide ? 4 : 2) + 3) & ~(size_t)3)) < 0 ||
-        (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0) ||
-        (ret = j2k_t1_queue(dev, &input, at, l, &dec->coef, l->wide)) < 0 ||
-        (ret = j2k_early_place(&dec->early, dev, l, &dec->coef)) < 0)
+        (ret = gj_dev_ensure_buffer(dev, &dec->coef, j2k_coef_bytes(l))) < 0 ||
+        (ret = j2k_t1_queue(dev, &input, at, l, &dec->coef, l->wide)) < 0)
         return ret;
+    return j2k_early_place(&dec->early, dev, l, &dec->coef);
+}
+
+/* The IDWT passes over *dec->coefs, in place (their tables uploaded). */
+static int run_idwt(gj_j2k_decoder *dec)
+{
+    j2k_layout *l = &dec->layout;
+    int ret = 0;
+
     for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
         ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i]) : run_idwt_samples(dec, &l->passes[i]);
     return ret;
 }
 
-/* Interleaved output: every component of a pixel, with the component transform. */
-static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
+/* The IDWT's and the output stage's tables (the output's pixel layout from target). */
+static int upload_tables(gj_j2k_decoder *dec, gj_frame *target)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
     gj_j2k_out_params *p = &dec->out;
     uint64_t offset;
-    gj_buffer dst = gj_staging_plane0(target, &offset);
     int ret;
 
+    if ((ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
+        (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
+        return ret;
+    if (l->planar)
+        return upload_table(dev, &dec->out_tiles, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs));
+    gj_staging_plane0(target, &offset);
     *p = l->out;
     p->pixel_stride = (gj_u32)gj_pixel_format_describe(target->format)->bytes_per_pixel;
     p->pitch = (gj_u32)target->linesize[0];
     p->offset_lo = (gj_u32)offset;
     p->offset_hi = (gj_u32)(offset >> 32);
     if ((ret = upload_table(dev, &dec->out_tiles, l->out_tiles, l->nb_out_tiles, sizeof(*l->out_tiles))) < 0 ||
-        (ret = upload_table(dev, &dec->out_params, p, 1, sizeof(*p))) < 0 ||
-        (ret = upload_table(dev, &dec->palette, l->palette, l->palette ? (size_t)p->palette_entries *
-                            p->palette_columns : 0, sizeof(*l->palette))) < 0)
+        (ret = upload_table(dev, &dec->out_params, p, 1, sizeof(*p))) < 0)
         return ret;
+    return upload_table(dev, &dec->palette, l->palette, l->palette ? (size_t)p->palette_entries *
+                        p->palette_columns : 0, sizeof(*l->palette));
+}
+
+/* Interleaved output: every component of a pixel, with the component transform. */
+static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
+{
+    j2k_layout *l = &dec->layout;
+    uint64_t offset;
+    gj_buffer dst = gj_staging_plane0(target, &offset);
+
     if (l->out_threads) {
         gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->nb_out_tiles), GJ_ARG_U64(l->out_threads),
-                        GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dec->palette),
+                        GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(dec->coefs), GJ_ARG_BUF(&dec->palette),
                         GJ_ARG_BUF(&dst), GJ_ARG_U32(l->wide) };
-        if ((ret = gj_dev_launch(dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 8)) < 0)
-            return ret;
+
+        return gj_dev_launch(dec->dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 8);
     }
     return 0;
 }
@@ -211,14 +231,12 @@ static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
     j2k_layout *l = &dec->layout;
     int ret;
 
-    if ((ret = upload_table(dev, &dec->out_tiles, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs))) < 0)
-        return ret;
     for (int c = 0; c < 3; c++) {
         uint64_t offset;
         gj_buffer dst = gj_staging_plane(target, c, &offset);
         gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->plane_first[c]), GJ_ARG_U32(l->plane_count[c]),
                         GJ_ARG_U64(l->plane_threads[c]), GJ_ARG_U32(l->out.precision[c]), GJ_ARG_U32(l->out.shift[c]),
-                        GJ_ARG_BUF(&dec->coef), GJ_ARG_BUF(&dst), GJ_ARG_U64(offset),
+                        GJ_ARG_BUF(dec->coefs), GJ_ARG_BUF(&dst), GJ_ARG_U64(offset),
                         GJ_ARG_U32(target->linesize[c]), GJ_ARG_U32(l->wide) };
 
         if (l->plane_threads[c] &&
@@ -295,24 +313,56 @@ static int early_plane(void *opaque, gj_buffer *plane, uint64_t *start)
     return 0;
 }
 
-int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+size_t j2k_coef_bytes(const j2k_layout *l)
 {
-    int ret, truncated = 0;
-    gj_frame *target = NULL;
-    const j2k_t2_watch *watch;
+    return (l->coef_count * (l->wide ? 4 : 2) + 3) & ~(size_t)3;
+}
 
-    if (!dec || !data || !out)
-        return GJ_ERROR_INVAL;
+int j2k_decode_host(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out, gj_frame **target,
+                    int *truncated)
+{
+    const j2k_t2_watch *watch;
+    int ret;
+
+    *target = NULL;
+    *truncated = 0;
+    dec->coefs = &dec->coef;
     /* Queued work may still read the previous picture's tables (the early launch's too). */
     if ((ret = dec->dev->ops->finish(dec->dev)) < 0 ||
         (ret = j2k_early_begin(&dec->early, dec->reduce, dec->max_layers, &watch)) < 0)
         return ret;
     dec->early_out = out;
-    ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, &truncated, watch);
+    ret = j2k_host_decode(data, size, dec->reduce, dec->max_layers, &dec->layout, truncated, watch);
     if (dec->profile)
         j2k_early_report(&dec->early, dec->layout.nb_cblks);
-    if (ret < 0 || (ret = prepare_target(dec, out, &target)) < 0 ||
-        (ret = run_transforms(dec, target)) < 0 || (ret = run_output(dec, out, target)) < 0)
+    if (ret < 0)
+        return ret;
+    return prepare_target(dec, out, target);
+}
+
+int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target)
+{
+    return upload_tables(dec, target);
+}
+
+int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int t1_done)
+{
+    int ret;
+
+    if ((!t1_done && (ret = run_t1(dec, target)) < 0) || (ret = run_idwt(dec)) < 0)
+        return ret;
+    return run_output(dec, out, target);
+}
+
+int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+{
+    gj_frame *target;
+    int ret, truncated;
+
+    if (!dec || !data || !out)
+        return GJ_ERROR_INVAL;
+    if ((ret = j2k_decode_host(dec, data, size, out, &target, &truncated)) < 0 ||
+        (ret = j2k_decode_tables(dec, target)) < 0 || (ret = j2k_decode_kernels(dec, out, target, 0)) < 0)
         return ret;
     if (truncated)
         out->decode_error_flags = 1;

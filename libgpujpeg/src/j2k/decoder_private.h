@@ -12,9 +12,10 @@
 #include "thread_pool.h"
 
 /*
- * Lanes: decoders on sibling devices (a queue each), one host thread each in a
- * batch. A lane holds what one decode needs (coefficients, T1's input, a staging
- * picture for host output), so a batch holds that much per lane.
+ * Lanes: decoders on sibling devices (a queue each), in two sets of up to
+ * GJ_J2K_MAX_LANES that take a batch's waves in turn (decode_batch.c). A lane holds
+ * its picture's tables and, for host output, a staging picture; the coefficients of
+ * a wave's pictures share one buffer per set.
  */
 #define GJ_J2K_MAX_LANES 16
 #define GJ_J2K_DEFAULT_LANES 4
@@ -28,15 +29,40 @@ struct gj_j2k_decoder {
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
     gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette;
+    gj_buffer *coefs;           /* the decode's coefficients: &coef, or a lane's part of its batch's (decode_batch.c) */
     gj_frame staging;           /* device picture for host-memory output */
     j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */
     gj_frame *early_out;        /* the output frame of the decode being done, for the early launch */
     int profile;                /* GJ_PROFILE=2: the host's time to the early launch and to the kernels */
-    struct gj_j2k_decoder *lanes[GJ_J2K_MAX_LANES];
+    struct gj_j2k_decoder *lanes[2 * GJ_J2K_MAX_LANES];
     int num_lanes;
     int lanes_wanted;           /* GJ_LANES, else GJ_J2K_DEFAULT_LANES, until gj_j2k_decoder_set_lanes() */
-    gj_thread_pool *pool;       /* a thread per lane for batches */
+    gj_thread_pool *pool;       /* a thread per lane of a wave for batches */
+    /* Batches' waves (decode_batch.c), by lane set: T1's queue (the decoder's, and
+     * t1_dev: a sibling on a GPU), its tables and inputs, the coefficients. */
+    gj_device *t1_dev;
+    j2k_layout wave_tables[2];
+    gj_buffer wave_input[2], wave_coef[2];
 };
+
+/* decoder.c: gj_j2k_decode() in two halves, which batches call apart (decode_batch.c). */
+/* The bytes of l's coefficients on the device (whole 32-bit words: T1 XORs a 16-bit one through its word). */
+size_t j2k_coef_bytes(const j2k_layout *l);
+/*
+ * The host's half: waits for the decoder's queued work, parses the picture (markers,
+ * T2, the kernels' tables) and prepares the output: *target is the picture the
+ * kernels write (out, or the staging picture). *truncated: the stream ended early.
+ */
+int j2k_decode_host(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out, gj_frame **target,
+                    int *truncated);
+/*
+ * The device's half, queued: the IDWT's and output's tables first (an upload from
+ * pageable memory waits for the queue's earlier work on CUDA: a lane uploads them
+ * before its queue waits for its batch's T1), then T1 into dec->coef unless t1_done
+ * (the coefficients are in *dec->coefs then), the IDWT and the output.
+ */
+int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target);
+int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int t1_done);
 
 /* decode_batch.c */
 void gj_j2k_lanes_free(gj_j2k_decoder *dec);

@@ -9,8 +9,7 @@ size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *d
     return *data_at + l->data_size;
 }
 
-int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, const gj_buffer *coef,
-                 int wide)
+int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l)
 {
     uint64_t segments_at, data_at;
     int ret;
@@ -28,11 +27,32 @@ int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_la
     for (size_t i = 0, run_at = 0; i < l->nb_runs; run_at += l->runs[i++].size)
         if ((ret = dev->ops->upload(dev, buf, at + data_at + run_at, l->runs[i].data, l->runs[i].size)) < 0)
             return ret;
-    {
-        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at), GJ_ARG_U32(l->nb_cblks), GJ_ARG_U64(at + segments_at),
-                        GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide) };
+    return 0;
+}
 
-        return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (l->nb_cblks + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
+int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
+                  size_t count, const gj_buffer *coef, int wide)
+{
+    uint64_t segments_at, data_at;
+
+    j2k_t1_input_size(l, &segments_at, &data_at);
+    if (!count)
+        return 0;
+    {
+        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(*l->cblks)), GJ_ARG_U32(count),
+                        GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide) };
+
+        return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (count + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
                              GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 7);
     }
+}
+
+int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, const gj_buffer *coef,
+                 int wide)
+{
+    int ret;
+
+    if ((ret = j2k_t1_upload(dev, buf, at, l)) < 0)
+        return ret;
+    return j2k_t1_launch(dev, buf, at, l, 0, l->nb_cblks, coef, wide);
 }

@@ -24,5 +24,10 @@ size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *d
  * coef (wide: 32-bit coefficients); the host's tables must live until it ran. */
 int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, const gj_buffer *coef,
                  int wide);
+/* The same in two steps: the upload, then launches over parts of the code-block table
+ * (count of them from `first`), each with its width. */
+int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l);
+int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
+                  size_t count, const gj_buffer *coef, int wide);
 
 #endif /* GJ_J2K_T1_QUEUE_H */
