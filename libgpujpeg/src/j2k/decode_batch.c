@@ -201,8 +201,8 @@ static void queue_wave_t1(batch *b, wave *w)
     if ((ret = j2k_t1_merge(tables, parts, n, &narrow)) >= 0 &&
         (ret = gj_dev_ensure_buffer(dev, input, j2k_t1_input_size(tables, &segments_at, &data_at))) >= 0 &&
         (ret = j2k_t1_upload(dev, input, 0, tables)) >= 0 &&
-        (ret = j2k_t1_launch(dev, input, 0, tables, 0, narrow, coef, 0)) >= 0)
-        ret = j2k_t1_launch(dev, input, 0, tables, narrow, tables->nb_cblks - narrow, coef, 1);
+        (ret = j2k_t1_launch_batch(dev, input, 0, tables, 0, narrow, coef, 0)) >= 0)
+        ret = j2k_t1_launch_batch(dev, input, 0, tables, narrow, tables->nb_cblks - narrow, coef, 1);
     if (ret < 0) {
         /* Nothing queued, or a launch that failed half-way and wrote only the set's buffer. */
         dev->ops->finish(dev);

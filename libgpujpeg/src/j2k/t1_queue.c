@@ -1,6 +1,16 @@
 /* T1's inputs and launch (t1_queue.h). */
+#include <stdlib.h>
+
 #include "j2k/t1_queue.h"
 #include "kernels/j2k_params.h"
+
+/*
+ * Batches: the code-blocks with the most coding passes (the longest serial MQ
+ * chains: a 4K lossy picture's lowest resolutions, about a hundred code-blocks)
+ * keep a warp each; the rest go two to a warp, which halves the instructions
+ * issued for their decisions once the GPU is full.
+ */
+#define J2K_T1_LONG_BLOCKS 1024
 
 size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *data_at)
 {
@@ -44,6 +54,38 @@ int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_l
 
         return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (count + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
                              GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 7);
+    }
+}
+
+int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
+                        size_t count, const gj_buffer *coef, int wide)
+{
+    uint64_t segments_at, data_at;
+    size_t long_groups, rest, groups;
+    const char *env = getenv("GJ_J2K_T1_LONG");
+
+    for (size_t i = first; i < first + count; i++)
+        if (GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height) > GJ_J2K_T1_WORDS_64)
+            return j2k_t1_launch(dev, buf, at, l, first, count, coef, wide);
+    j2k_t1_input_size(l, &segments_at, &data_at);
+    if (!count)
+        return 0;
+    long_groups = (J2K_T1_LONG_BLOCKS + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
+    if (env)
+        long_groups = (size_t)atoi(env);
+    if (long_groups * GJ_J2K_T1_BLOCKS >= count) {
+        long_groups = (count + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
+        rest = 0;
+    } else {
+        rest = count - long_groups * GJ_J2K_T1_BLOCKS;
+    }
+    groups = long_groups + (rest + 2 * GJ_J2K_T1_BLOCKS - 1) / (2 * GJ_J2K_T1_BLOCKS);
+    {
+        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(*l->cblks)), GJ_ARG_U32(count),
+                        GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide),
+                        GJ_ARG_U32(long_groups) };
+
+        return gj_dev_launch(dev, "gj_j2k_t1_decode_mixed", groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 8);
     }
 }
 

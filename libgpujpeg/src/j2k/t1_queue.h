@@ -29,5 +29,8 @@ int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_la
 int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l);
 int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
                   size_t count, const gj_buffer *coef, int wide);
+/* The same for batches (the table ordered by work): the longest code-blocks a warp each, the rest two per warp. */
+int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
+                        size_t count, const gj_buffer *coef, int wide);
 
 #endif /* GJ_J2K_T1_QUEUE_H */

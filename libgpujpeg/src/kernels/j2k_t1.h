@@ -417,36 +417,35 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
 /*
  * The code-block table, the segments and the data lie in one buffer (`input`, at
  * 16-byte aligned offsets: the output picture's plane, which only later stages write).
- * GJ_J2K_T1_BLOCKS code-blocks per work-group, GJ_J2K_T1_LANES threads (a warp)
- * each: they clear the code-block's coefficients and state words, the first lane
- * decodes the passes (the MQ decoder is serial), then all dequantise. With one
- * decoding lane per warp the decoders never diverge, and a warp scheduler
- * interleaves many code-blocks. The group first fills the zero coding tables of
- * the three kinds of sub-band (LL and LH share theirs) and the MQ transition table.
+ * A work-group of `threads` takes `blocks` code-blocks from `first`, each with
+ * `max_words` state words in local memory and threads / blocks threads: they clear the code-block's
+ * coefficients and state words, the first of them decodes the passes (the MQ decoder
+ * is serial), then all dequantise. With a warp per code-block the decoders never
+ * diverge, and a warp scheduler interleaves many code-blocks; two per warp issue
+ * fewer instructions for the same decisions where the GPU is full. The group first
+ * fills the zero coding tables of the three kinds of sub-band (LL and LH share
+ * theirs) and the MQ transition table.
  */
-GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count,
-                                  gj_u64 segments_at, gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
+GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
+                             gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u64 first, gj_u32 threads,
+                             gj_u32 blocks, gj_u32 max_words, GJ_LOCAL gj_u32 *words, GJ_LOCAL gj_u8 *zc,
+                             GJ_LOCAL gj_u32 *ctx, GJ_LOCAL gj_u32 *trans)
 {
     GJ_GLOBAL const gj_j2k_cblk *cblks = (GJ_GLOBAL const gj_j2k_cblk *)(input + cblks_at);
     GJ_GLOBAL const gj_u32 *segments = (GJ_GLOBAL const gj_u32 *)(input + segments_at);
-    GJ_GLOBAL const gj_u8 *data = input + data_at;
-    GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
-    GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
-    GJ_LOCAL_DECL gj_u32 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
-    GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
-    gj_u32 lid = gj_local_id(), slot = lid / GJ_J2K_T1_LANES, lane = lid % GJ_J2K_T1_LANES;
-    gj_u64 block = (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS + slot;
+    gj_u32 lid = gj_local_id(), per_block = threads / blocks, slot = lid / per_block, lane = lid % per_block;
+    gj_u64 block = first + slot;
     GJ_GLOBAL const gj_j2k_cblk *cb = &cblks[block < count ? block : 0];
     gj_u32 n = 0, nwords = 0, kind = cb->orientation == 3 ? 2u : cb->orientation == 1 ? 1u : 0u;
     gj_j2k_t1 t;
 
-    for (gj_u32 i = lid; i < 3u * GJ_T1_ZC_ENTRIES; i += gj_group_size())
+    for (gj_u32 i = lid; i < 3u * GJ_T1_ZC_ENTRIES; i += threads)
         zc[i] = (gj_u8)gj_j2k_t1_zc_entry(i < GJ_T1_ZC_ENTRIES ? 0u : i < 2u * GJ_T1_ZC_ENTRIES ? 1u : 3u,
                                           i % GJ_T1_ZC_ENTRIES);
-    for (gj_u32 i = lid; i < GJ_MQ_TRANSITIONS; i += gj_group_size())
+    for (gj_u32 i = lid; i < GJ_MQ_TRANSITIONS; i += threads)
         trans[i] = gj_j2k_mq_transition(i);
     t.coef = coef;
-    t.words = words + slot * GJ_J2K_T1_WORDS;
+    t.words = words + slot * max_words;
     t.ctx = ctx + slot * GJ_T1_CONTEXTS;
     t.trans = trans;
     t.zc = zc + kind * GJ_T1_ZC_ENTRIES;
@@ -456,25 +455,26 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     t.h = cb->height;
     t.pitch = t.w + 1;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
-    t.data = data;
+    t.data = input + data_at;
     t.wide = wide;
-    if (block < count) {
+    if (block < count && slot < blocks) {
         n = (gj_u32)t.w * (gj_u32)t.h;
         nwords = GJ_J2K_T1_WORDS_OF(t.w, t.h);
     }
-    /* The host refuses larger code-blocks (layout.c); this keeps hostile tables in bounds. */
-    if (nwords > GJ_J2K_T1_WORDS)
+    /* The host refuses larger code-blocks (layout.c) and picks the kernel by the
+     * largest; this keeps hostile tables in bounds. */
+    if (nwords > max_words)
         nwords = 0;
-    for (gj_u32 k = lane; k < n; k += GJ_J2K_T1_LANES)
+    for (gj_u32 k = lane; k < n; k += per_block)
         gj_j2k_coef_store_mag(coef, gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w)), 0u,
                               wide);
-    for (gj_u32 k = lane; k < nwords; k += GJ_J2K_T1_LANES)
+    for (gj_u32 k = lane; k < nwords; k += per_block)
         t.words[k] = 0;
     gj_barrier();
     if (nwords && lane == 0)
         gj_j2k_t1_decode_passes(&t, cb, segments);
     gj_barrier();
-    for (gj_u32 k = lane; k < n && nwords; k += GJ_J2K_T1_LANES) {
+    for (gj_u32 k = lane; k < n && nwords; k += per_block) {
         gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
         gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
         gj_u32 word = t.words[(y >> 2) * t.pitch + x + 1];
@@ -482,6 +482,43 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
         gj_j2k_coef_store(coef, i, gj_j2k_dequantise(gj_j2k_coef_load_mag(coef, i, wide),
                                                      (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb), wide);
     }
+}
+
+/*
+ * Code-blocks of any size, GJ_J2K_T1_BLOCKS per group of a warp each: for one
+ * picture, whose longest code-blocks' serial decoding sets its time.
+ */
+GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
+                                  gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
+{
+    GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
+    GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
+    GJ_LOCAL_DECL gj_u32 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
+    GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
+
+    gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS,
+                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, words, zc, ctx, trans);
+}
+
+/*
+ * Code-blocks of at most 64x64 for batches (j2k/t1_merge.h), where the GPU is full
+ * and instruction issue sets the time: the first long_groups groups take
+ * GJ_J2K_T1_BLOCKS code-blocks, a warp each (the table's longest), the others
+ * twice as many, two decoding threads per warp.
+ */
+GJ_KERNEL gj_j2k_t1_decode_mixed(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
+                                 gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)
+{
+    GJ_LOCAL_DECL gj_u32 words[2 * GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS_64];
+    GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
+    GJ_LOCAL_DECL gj_u32 ctx[2 * GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
+    GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
+    gj_u64 g = gj_group_id(), first = g < long_groups ? g * GJ_J2K_T1_BLOCKS
+                                      : (g + (g - long_groups)) * GJ_J2K_T1_BLOCKS;
+
+    gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, first,
+                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, g < long_groups ? GJ_J2K_T1_BLOCKS : 2 * GJ_J2K_T1_BLOCKS,
+                    GJ_J2K_T1_WORDS_64, words, zc, ctx, trans);
 }
 
 #endif /* GJ_KERNELS_J2K_T1_H */
