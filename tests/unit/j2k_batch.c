@@ -5,7 +5,9 @@
  * and planar, 8 and 16 bits, tiles, JP2) exactly as gj_j2k_decode() does, to host
  * and to device memory, with fewer lanes than pictures, more, and one; broken
  * pictures among them fail alone (a truncated one decodes concealed, as alone);
- * the decoder's reduce applies; bad lane counts are refused.
+ * the decoder's reduce applies; bad lane counts are refused. Batches of small
+ * code-blocks take T1's kernel for 32x32 ones, and GJ_J2K_T1_LONG=1 packs nearly
+ * every code-block several to a warp (the corpus' pictures are too small to).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +103,26 @@ static void check_batch(gj_device *dev, gj_j2k_decoder *dec, picture *pics, cons
     }
 }
 
+/* Streams of small code-blocks (at most 32x32), alone and as one batch. */
+static int load_small(gj_j2k_decoder *dec, const char *corpus, picture *pics)
+{
+    static const char *const names[] = { "lossless_cblk_16x16.j2k", "lossless_cblk_4x4.j2k",
+                                         "lossless_cblk_64x8.j2k" };
+    char path[1024];
+    int n = 0;
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", corpus, names[i]);
+        if (!(pics[n].data = unit_read_file(path, 0, &pics[n].size)))
+            continue;
+        pics[n].name = names[i];
+        pics[n].ref = (gj_frame){ .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+        pics[n].result = gj_j2k_decode(dec, pics[n].data, pics[n].size, &pics[n].ref);
+        n++;
+    }
+    return n;
+}
+
 /* The decoder's reduce reaches the lanes. */
 static void check_reduce(gj_j2k_decoder *dec, picture *pics)
 {
@@ -123,8 +145,8 @@ int main(void)
 {
     const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
     const char *corpus = getenv("GJ_J2K_CORPUS") ? getenv("GJ_J2K_CORPUS") : "tests/j2k-corpus";
-    static picture pics[MAX_PICS];
-    int order[MAX_PICS], n, good;
+    static picture pics[MAX_PICS], small[4];
+    int order[MAX_PICS], n, good, nsmall;
     gj_device *dev;
     gj_j2k_decoder *dec;
 
@@ -161,6 +183,19 @@ int main(void)
     check_batch(dev, dec, pics, order, n, gj_device_memory(dev), "1 lane to device");
     gj_j2k_decoder_set_lanes(dec, 4);
     check_reduce(dec, pics);
+    setenv("GJ_J2K_T1_LONG", "1", 1);
+    gj_j2k_decoder_set_lanes(dec, 3);
+    check_batch(dev, dec, pics, order, n, GJ_MEMORY_HOST, "3 lanes to host, code-blocks packed");
+    CHECK((nsmall = load_small(dec, corpus, small)) == 3, "%d streams of small code-blocks", nsmall);
+    for (int i = 0; i < nsmall; i++)
+        order[i] = i;
+    check_batch(dev, dec, small, order, nsmall, gj_device_memory(dev), "small code-blocks, packed, to device");
+    unsetenv("GJ_J2K_T1_LONG");
+    check_batch(dev, dec, small, order, nsmall, GJ_MEMORY_HOST, "small code-blocks to host");
+    for (int i = 0; i < nsmall; i++) {
+        gj_frame_unref(&small[i].ref);
+        free(small[i].data);
+    }
     for (int i = 0; i < n; i++) {
         gj_frame_unref(&pics[i].ref);
         free(pics[i].data);

@@ -7,8 +7,8 @@
 /*
  * Batches: the code-blocks with the most coding passes (the longest serial MQ
  * chains: a 4K lossy picture's lowest resolutions, about a hundred code-blocks)
- * keep a warp each; the rest go two to a warp, which halves the instructions
- * issued for their decisions once the GPU is full.
+ * keep a warp each; the rest go two (four if at most 32x32) to a warp, which cuts
+ * the instructions issued for their decisions once the GPU is full.
  */
 #define J2K_T1_LONG_BLOCKS 1024
 
@@ -61,15 +61,25 @@ int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const
                         size_t count, const gj_buffer *coef, int wide)
 {
     uint64_t segments_at, data_at;
-    size_t long_groups, rest, groups;
-    const char *env = getenv("GJ_J2K_T1_LONG");
+    uint32_t max_words = 0;
+    size_t long_groups, rest, groups, pack = 2;
+    const char *name, *env = getenv("GJ_J2K_T1_LONG");
 
-    for (size_t i = first; i < first + count; i++)
-        if (GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height) > GJ_J2K_T1_WORDS_64)
-            return j2k_t1_launch(dev, buf, at, l, first, count, coef, wide);
-    j2k_t1_input_size(l, &segments_at, &data_at);
     if (!count)
         return 0;
+    for (size_t i = first; i < first + count; i++) {
+        uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
+
+        max_words = words > max_words ? words : max_words;
+    }
+    if (max_words > GJ_J2K_T1_WORDS_64)
+        return j2k_t1_launch(dev, buf, at, l, first, count, coef, wide);
+    name = "gj_j2k_t1_decode_mixed";
+    if (max_words <= GJ_J2K_T1_WORDS_32) {
+        name = "gj_j2k_t1_decode_mixed32";
+        pack = 4;
+    }
+    j2k_t1_input_size(l, &segments_at, &data_at);
     long_groups = (J2K_T1_LONG_BLOCKS + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
     if (env)
         long_groups = (size_t)atoi(env);
@@ -79,13 +89,13 @@ int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const
     } else {
         rest = count - long_groups * GJ_J2K_T1_BLOCKS;
     }
-    groups = long_groups + (rest + 2 * GJ_J2K_T1_BLOCKS - 1) / (2 * GJ_J2K_T1_BLOCKS);
+    groups = long_groups + (rest + pack * GJ_J2K_T1_BLOCKS - 1) / (pack * GJ_J2K_T1_BLOCKS);
     {
         gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(*l->cblks)), GJ_ARG_U32(count),
                         GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide),
                         GJ_ARG_U32(long_groups) };
 
-        return gj_dev_launch(dev, "gj_j2k_t1_decode_mixed", groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 8);
+        return gj_dev_launch(dev, name, groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 8);
     }
 }
 

@@ -20,6 +20,8 @@
 #define GJ_J2K_T1_WORDS 1281
 /* ... and code-blocks of at most 64x64 (opj_compress's and FFmpeg's default) 16 * 65 + 1. */
 #define GJ_J2K_T1_WORDS_64 1041
+/* ... and of at most 32x32 (the DCI profiles') 8 * 33 + 1. */
+#define GJ_J2K_T1_WORDS_32 265
 #define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 1u) + 1u)
 
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */

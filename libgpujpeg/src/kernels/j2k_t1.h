@@ -501,24 +501,32 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
 }
 
 /*
- * Code-blocks of at most 64x64 for batches (j2k/t1_merge.h), where the GPU is full
- * and instruction issue sets the time: the first long_groups groups take
- * GJ_J2K_T1_BLOCKS code-blocks, a warp each (the table's longest), the others
- * twice as many, two decoding threads per warp.
+ * Batches (j2k/t1_merge.h), where the GPU is full and instruction issue sets the
+ * time: the first long_groups groups take GJ_J2K_T1_BLOCKS code-blocks, a warp each
+ * (the table's longest), the others `pack` times as many, `pack` decoding threads
+ * per warp. The code-blocks' state takes at most max_words: smaller state, more
+ * decoders resident.
  */
-GJ_KERNEL gj_j2k_t1_decode_mixed(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
-                                 gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)
-{
-    GJ_LOCAL_DECL gj_u32 words[2 * GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS_64];
-    GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];
-    GJ_LOCAL_DECL gj_u32 ctx[2 * GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
-    GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
-    gj_u64 g = gj_group_id(), first = g < long_groups ? g * GJ_J2K_T1_BLOCKS
-                                      : (g + (g - long_groups)) * GJ_J2K_T1_BLOCKS;
+#define GJ_J2K_T1_MIXED(name, max_words, pack)                                                                   \
+    GJ_KERNEL name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,               \
+                   gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                        \
+    {                                                                                                              \
+        GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BLOCKS * (max_words)];                                       \
+        GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];                                                              \
+        GJ_LOCAL_DECL gj_u32 ctx[(pack) * GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];                                      \
+        GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];                                                             \
+        gj_u64 g = gj_group_id(), first = g < long_groups ? g * GJ_J2K_T1_BLOCKS                                   \
+                                          : (long_groups + (g - long_groups) * (pack)) * GJ_J2K_T1_BLOCKS;         \
+                                                                                                                   \
+        gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, first,                           \
+                        GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, g < long_groups ? GJ_J2K_T1_BLOCKS                     \
+                        : (pack) * GJ_J2K_T1_BLOCKS, max_words, words, zc, ctx, trans);                            \
+    }
 
-    gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, first,
-                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, g < long_groups ? GJ_J2K_T1_BLOCKS : 2 * GJ_J2K_T1_BLOCKS,
-                    GJ_J2K_T1_WORDS_64, words, zc, ctx, trans);
-}
+/* Code-blocks up to 64x64, the usual size; up to 32x32, the DCI profiles' size, whose
+ * small state leaves room for four per warp (on an H200 four gave DCI batches 1.5-2x
+ * two's gain; for 64x64 the fewer groups that fit left four no better than two). */
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed, GJ_J2K_T1_WORDS_64, 2)
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed32, GJ_J2K_T1_WORDS_32, 4)
 
 #endif /* GJ_KERNELS_J2K_T1_H */
