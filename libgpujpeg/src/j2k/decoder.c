@@ -129,26 +129,42 @@ static int run_idwt_samples(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
  * Where T1's inputs go (t1_queue.h): the picture is written only by the output stage,
  * after T1: when its first plane has room, they go there (so that a decode's peak is
  * the coefficients and the picture), else into a buffer of the decoder's own. *at is
- * where they start in *buf.
+ * where they start in *buf; *view: *buf is a view to release once T1 is queued.
  */
-static int place_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf, uint64_t *at)
+static int place_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf, uint64_t *at, int *view)
 {
+    gj_device *dev = dec->dev;
     uint64_t offset, segments_at, data_at;
     gj_buffer plane = gj_staging_plane0(target, &offset);
-    size_t size = j2k_t1_input_size(&dec->layout, &segments_at, &data_at);
+    size_t size = j2k_t1_input_size(&dec->layout, &segments_at, &data_at), start;
+    /* The early launch's region (early.h) ends the plane. */
+    uint64_t end = dec->early.count ? dec->early.region_at : plane.size;
     int ret;
 
     *at = j2k_align16(offset);
-    /* A CUDA plane's handle is its address: the tables need it aligned too. The early
-     * launch's region (early.h) ends the plane. */
-    if ((target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) ||
-        *at + size > (dec->early.count ? dec->early.region_at : plane.size)) {
-        if ((ret = gj_dev_ensure_buffer(dec->dev, &dec->t1_input, size)) < 0)
-            return ret;
-        plane = dec->t1_input;
-        *at = 0;
+    *view = 0;
+    /* A CUDA plane's handle is its address: the tables need it aligned too. */
+    if (!(target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) && *at + size <= end) {
+        if (!dec->early.count) {
+            *buf = plane;
+            return 0;
+        }
+        /* The early launch writes a view of the plane on another queue meanwhile, and
+         * OpenCL leaves a buffer used beside a view of it undefined (NVIDIA's driver
+         * garbled the picture): T1 reads a view of its own, apart from the region. */
+        if (dev->ops->view_create(dev, &plane, (size_t)*at, size, buf, &start) >= 0) {
+            if (start + size <= end) {
+                *at = 0;
+                *view = 1;
+                return 0;
+            }
+            dev->ops->view_release(dev, buf);
+        }
     }
-    *buf = plane;
+    if ((ret = gj_dev_ensure_buffer(dev, &dec->t1_input, size)) < 0)
+        return ret;
+    *buf = dec->t1_input;
+    *at = 0;
     return 0;
 }
 
@@ -159,12 +175,16 @@ static int run_t1(gj_j2k_decoder *dec, gj_frame *target)
     j2k_layout *l = &dec->layout;
     gj_buffer input;
     uint64_t at;
-    int ret;
+    int ret, view;
 
-    if ((ret = place_t1_input(dec, target, &input, &at)) < 0 ||
-        /* Whole 32-bit words: T1 XORs a 16-bit coefficient through its word (j2k_coef.h). */
-        (ret = gj_dev_ensure_buffer(dev, &dec->coef, j2k_coef_bytes(l))) < 0 ||
-        (ret = j2k_t1_queue(dev, &input, at, l, &dec->coef, l->wide)) < 0)
+    if ((ret = place_t1_input(dec, target, &input, &at, &view)) < 0)
+        return ret;
+    /* Whole 32-bit words: T1 XORs a 16-bit coefficient through its word (j2k_coef.h). */
+    if ((ret = gj_dev_ensure_buffer(dev, &dec->coef, j2k_coef_bytes(l))) >= 0)
+        ret = j2k_t1_queue(dev, &input, at, l, &dec->coef, l->wide);
+    if (view)
+        dev->ops->view_release(dev, &input);
+    if (ret < 0)
         return ret;
     return j2k_early_place(&dec->early, dev, l, &dec->coef);
 }
