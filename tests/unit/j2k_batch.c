@@ -29,21 +29,39 @@ typedef struct picture {
 
 static const uint8_t garbage[] = { 0xff, 0x4f, 0xff, 0x51, 0x00, 0x2f, 0x00, 0x00, 0x01 };
 
+/* Decodes pics[first..n) alone (their references). */
+static void decode_refs(gj_j2k_decoder *dec, picture *pics, int first, int n)
+{
+    for (int i = first; i < n; i++) {
+        pics[i].ref = (gj_frame){ .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+        pics[i].result = gj_j2k_decode(dec, pics[i].data, pics[i].size, &pics[i].ref);
+    }
+}
+
+/* The corpus' streams of those names that it has, each decoded alone (its reference); their count. */
+static int load_named(gj_j2k_decoder *dec, const char *corpus, const char *const *names, int count, picture *pics)
+{
+    char path[1024];
+    int n = 0;
+
+    for (int i = 0; i < count; i++) {
+        snprintf(path, sizeof(path), "%s/%s", corpus, names[i]);
+        if (!(pics[n].data = unit_read_file(path, 0, &pics[n].size)))
+            continue;
+        pics[n++].name = names[i];
+    }
+    decode_refs(dec, pics, 0, n);
+    return n;
+}
+
 /* The good streams, then broken ones: garbage after SOC, a stream cut short, a stream cut in its main header. */
 static int load_pictures(gj_j2k_decoder *dec, const char *corpus, picture *pics)
 {
     static const char *const names[] = { "lossless_rgb.j2k", "lossy_tiles.j2k", "planar_opj420.j2k",
                                          "lossless_deep16.j2k", "lossless_file_jp2.jp2", "lossless_gray.j2k",
                                          "lossy_rgb.j2k" };
-    char path[1024];
-    int n = 0;
+    int good = load_named(dec, corpus, names, (int)(sizeof(names) / sizeof(names[0])), pics), n = good;
 
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        snprintf(path, sizeof(path), "%s/%s", corpus, names[i]);
-        if (!(pics[n].data = unit_read_file(path, 0, &pics[n].size)))
-            continue;
-        pics[n++].name = names[i];
-    }
     if (n < 3)
         return n;
     pics[n] = (picture){ .name = "garbage", .data = malloc(sizeof(garbage)), .size = sizeof(garbage) };
@@ -55,10 +73,7 @@ static int load_pictures(gj_j2k_decoder *dec, const char *corpus, picture *pics)
     pics[n] = (picture){ .name = "cut in the header", .data = malloc(20), .size = 20 };
     if (pics[n].data)
         memcpy(pics[n++].data, pics[1].data, 20);
-    for (int i = 0; i < n; i++) {
-        pics[i].ref = (gj_frame){ .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
-        pics[i].result = gj_j2k_decode(dec, pics[i].data, pics[i].size, &pics[i].ref);
-    }
+    decode_refs(dec, pics, good, n);
     return n;
 }
 
@@ -103,24 +118,13 @@ static void check_batch(gj_device *dev, gj_j2k_decoder *dec, picture *pics, cons
     }
 }
 
-/* Streams of small code-blocks (at most 32x32), alone and as one batch. */
+/* Streams of small code-blocks (at most 32x32). */
 static int load_small(gj_j2k_decoder *dec, const char *corpus, picture *pics)
 {
     static const char *const names[] = { "lossless_cblk_16x16.j2k", "lossless_cblk_4x4.j2k",
                                          "lossless_cblk_64x8.j2k" };
-    char path[1024];
-    int n = 0;
 
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        snprintf(path, sizeof(path), "%s/%s", corpus, names[i]);
-        if (!(pics[n].data = unit_read_file(path, 0, &pics[n].size)))
-            continue;
-        pics[n].name = names[i];
-        pics[n].ref = (gj_frame){ .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
-        pics[n].result = gj_j2k_decode(dec, pics[n].data, pics[n].size, &pics[n].ref);
-        n++;
-    }
-    return n;
+    return load_named(dec, corpus, names, (int)(sizeof(names) / sizeof(names[0])), pics);
 }
 
 /* The decoder's reduce reaches the lanes. */

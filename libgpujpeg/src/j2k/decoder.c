@@ -201,7 +201,7 @@ static int run_idwt(gj_j2k_decoder *dec)
 }
 
 /* The IDWT's and the output stage's tables (the output's pixel layout from target). */
-static int upload_tables(gj_j2k_decoder *dec, gj_frame *target)
+int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
@@ -358,11 +358,6 @@ int j2k_decode_host(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fr
     if (ret < 0)
         return ret;
     return prepare_target(dec, out, target);
-}
-
-int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target)
-{
-    return upload_tables(dec, target);
 }
 
 int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int t1_done)

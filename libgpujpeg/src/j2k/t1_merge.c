@@ -3,21 +3,8 @@
 #include <string.h>
 
 #include "gpujpeg/common.h"
+#include "j2k/array.h"
 #include "j2k/t1_merge.h"
-
-/* Room for n entries of size elem in *p (capacity *cap). */
-static int reserve(void **p, size_t *cap, size_t n, size_t elem)
-{
-    void *q;
-
-    if (n <= *cap)
-        return 0;
-    if (!(q = realloc(*p, n * elem)))
-        return GJ_ERROR_NOMEM;
-    *p = q;
-    *cap = n;
-    return 0;
-}
 
 /* The parts' totals, checked against the kernels' 32-bit offsets. */
 static int count_parts(const j2k_t1_part *parts, int n, size_t *cblks, size_t *segments, size_t *runs,
@@ -59,9 +46,9 @@ int j2k_t1_merge(j2k_layout *merged, const j2k_t1_part *parts, int n, size_t *na
     int ret;
 
     if ((ret = count_parts(parts, n, &nb_cblks, &nb_segments, &nb_runs, &data_size, &max_passes)) < 0 ||
-        (ret = reserve((void **)&merged->cblks, &merged->cblks_cap, nb_cblks, sizeof(*merged->cblks))) < 0 ||
-        (ret = reserve((void **)&merged->segments, &merged->segments_cap, nb_segments, sizeof(*merged->segments))) < 0 ||
-        (ret = reserve((void **)&merged->runs, &merged->runs_cap, nb_runs, sizeof(*merged->runs))) < 0)
+        (ret = J2K_GROW(merged->cblks, 0, merged->cblks_cap, nb_cblks)) < 0 ||
+        (ret = J2K_GROW(merged->segments, 0, merged->segments_cap, nb_segments)) < 0 ||
+        (ret = J2K_GROW(merged->runs, 0, merged->runs_cap, nb_runs)) < 0)
         return ret;
     /* A counting sort, by width (16-bit first) then passes (most first); stable, so
      * each picture keeps its own order. Bucket b counts into slot[b + 1]. */
