@@ -5,8 +5,11 @@
 #   bench/j2k_peers.sh make-streams DIR
 #       Writes the benchmark's streams into DIR with opj_compress and ffmpeg (on a
 #       machine that has them, from the EveningGlow photo of Debian's desktop-base):
-#       4k-lossless, 4k-lossy-r20 (-I -r 20), 4k-lossless-tiled (1024x1024 tiles),
-#       2k-dci (-cinema2K 24), 4k-dci (-cinema4K, 4096x2160).
+#       4k-lossless, 4k-lossy-r20 (-I -r 20), 4k-lossless-tiled (1024x1024 tiles)
+#       from 8-bit RGB; 2k-dci (-cinema2K 24, 2048x1080) and 4k-dci (-cinema4K,
+#       4096x2160) from 12-bit RGB, as the DCI profiles require: their SIZ says
+#       Rsiz 3 and 4 (opj_compress writes Rsiz 0, "Non-profile-3 codestream",
+#       from 8-bit input).
 #   bench/j2k_peers.sh run DIR [DEVICE]
 #       From the top of a configured and built tree (bench/bench_j2k, DEVICE
 #       default cuda), for every DIR/*.j2k: one picture at a time and batches of
@@ -25,6 +28,28 @@ set -e
 
 die() { echo "j2k_peers.sh: $*" >&2; exit 1; }
 
+# to12 IN OUT: FFmpeg's 16-bit PPM (rgb48be) as a 12-bit one (MAXVAL 4095), which
+# opj_compress reads as 12-bit components. Row by row: a 4K picture's samples as one
+# perl list would take gigabytes.
+to12() {
+    perl -e 'binmode STDIN; binmode STDOUT; local $/; my $d = <STDIN>;
+             $d =~ s/^P6\s+(\d+)\s+(\d+)\s+65535\s//s or die "j2k_peers.sh: not a 16-bit PPM\n";
+             my $row = $1 * 6;
+             print "P6\n$1 $2\n4095\n";
+             for (my $o = 0; $o < length $d; $o += $row) {
+                 print pack("n*", map { $_ >> 4 } unpack("n*", substr($d, $o, $row)));
+             }' < "$1" > "$2"
+}
+
+# dci IN OUT OPTION...: a DCI profile stream; opj_compress falls back to Rsiz 0 with a
+# warning (not an error) when the input does not fit the profile.
+dci() {
+    in=$1 o=$2
+    shift 2
+    log=$(opj_compress -i "$in" -o "$o" "$@" 2>&1) || die "opj_compress $*: $log"
+    case $log in *Non-profile*) die "opj_compress $*: not a profile stream: $log" ;; esac
+}
+
 make_streams() {
     dir=$1
     photo=/usr/share/wallpapers/EveningGlow/contents/images/2560x1600.jpg
@@ -32,13 +57,16 @@ make_streams() {
     mkdir -p "$dir"
     tmp=$(mktemp -d)
     ffmpeg -loglevel error -y -i "$photo" -vf crop=2560:1440,scale=3840:2160:flags=lanczos -pix_fmt rgb24 "$tmp/4k.ppm"
-    ffmpeg -loglevel error -y -i "$tmp/4k.ppm" -vf scale=2048:1080 "$tmp/2k.ppm"
-    ffmpeg -loglevel error -y -i "$photo" -vf crop=2560:1350,scale=4096:2160:flags=lanczos -pix_fmt rgb24 "$tmp/4kd.ppm"
+    ffmpeg -loglevel error -y -i "$tmp/4k.ppm" -vf scale=2048:1080 -pix_fmt rgb48be "$tmp/2k16.ppm"
+    ffmpeg -loglevel error -y -i "$photo" -vf crop=2560:1350,scale=4096:2160:flags=lanczos -pix_fmt rgb48be \
+        "$tmp/4kd16.ppm"
+    to12 "$tmp/2k16.ppm" "$tmp/2k.ppm"
+    to12 "$tmp/4kd16.ppm" "$tmp/4kd.ppm"
     opj_compress -i "$tmp/4k.ppm" -o "$dir/4k-lossless.j2k" >/dev/null
     opj_compress -i "$tmp/4k.ppm" -o "$dir/4k-lossy-r20.j2k" -I -r 20 >/dev/null
     opj_compress -i "$tmp/4k.ppm" -o "$dir/4k-lossless-tiled.j2k" -t 1024,1024 >/dev/null
-    opj_compress -i "$tmp/2k.ppm" -o "$dir/2k-dci.j2k" -cinema2K 24 >/dev/null
-    opj_compress -i "$tmp/4kd.ppm" -o "$dir/4k-dci.j2k" -cinema4K >/dev/null
+    dci "$tmp/2k.ppm" "$dir/2k-dci.j2k" -cinema2K 24
+    dci "$tmp/4kd.ppm" "$dir/4k-dci.j2k" -cinema4K
     rm -rf "$tmp"
     ls -l "$dir"
 }
