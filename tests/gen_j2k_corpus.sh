@@ -13,6 +13,7 @@
 #   reduce_N_NAME   --reduce N against opj_decompress -r N (bit for bit; lossy: within 2)
 #   layers_N_NAME   --layers N against opj_decompress -l N (the same)
 #   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
+#   *_dci2k/4k      the DCI 2K and 4K profiles (Rsiz 3, 4; 12 bits): also gpujpeg info's profile
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   *_rgba          four components: rgba (PNG)
 #   unsupported_*   refused with a message saying "unsupported"
@@ -140,10 +141,17 @@ perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P5\s+(\d+)\s+(\d+)\s+255\s//s or di
          my ($w, $h) = ($1, $2); my $i = 0;
          print "PG ML +12 $w $h\n", pack("n*", map { ($_ << 4) | ($i++ * 7 % 16) } unpack("C*", $d));' \
     < "$out/gray.pgm" > "$out/deep12.pgx"
-perl -e 'local $/; my $d = <STDIN>; $d =~ s/^P6\s+(\d+)\s+(\d+)\s+255\s//s or die "photo.ppm\n";
-         my ($w, $h) = ($1, $2); my $i = 0;
-         print "P6\n$w $h\n65535\n", pack("n*", map { ($_ << 8) | ($i++ * 37 % 256) } unpack("C*", $d));' \
-    < "$out/photo.ppm" > "$out/deep16.ppm"
+# deepen BITS OUT: photo.ppm as BITS-bit RGB, the bits below its 8 a pattern.
+deepen() {
+    perl -e 'my $low = shift() - 8; local $/; my $d = <STDIN>;
+             $d =~ s/^P6\s+(\d+)\s+(\d+)\s+255\s//s or die "photo.ppm\n";
+             my ($w, $h, $max) = ($1, $2, (1 << ($low + 8)) - 1); my $i = 0;
+             print "P6\n$w $h\n$max\n",
+                 pack("n*", map { ($_ << $low) | ($i++ * 37 % (1 << $low)) } unpack("C*", $d));' "$1" \
+        < "$out/photo.ppm" > "$out/$2"
+}
+deepen 16 deep16.ppm
+deepen 12 deep12.ppm
 # deep KIND NAME INPUT TOLERANCE [opj_compress options]
 deep() {
     kind=$1 name=${1}_$2 src=$3 tolerance=$4
@@ -153,6 +161,11 @@ deep() {
         echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
         exit 1
     }
+    # A profile the input does not fit is only a warning: Rsiz 0 and "Non-profile-3".
+    if grep -q Non-profile "$out/opj.log"; then
+        echo "$0: opj_compress $* wrote no profile stream: $(grep -A 1 requires "$out/opj.log" | tr '\n' ' ')" >&2
+        exit 1
+    fi
     opj_decompress -i "$out/$name.j2k" -o "$out/${name}_opj.$ext" > "$out/opj.log" 2>&1
     perl "$pnm16" align "$out/${name}_opj.$ext" "$out/${name}_ref.$ext"
     rm -f "$out/${name}_opj.$ext"
@@ -164,6 +177,11 @@ deep lossless deep12_tiles deep12.pgx 0 -t 64,64 -n 3 -c [32,32],[16,16] -p PCRL
 deep lossless deep16 deep16.ppm 0
 deep lossy deep12 deep12.pgx 32 -I -r 10
 deep lossy deep16 deep16.ppm 4 -I -r 5
+# The DCI profiles (Rsiz 3 and 4): 12-bit RGB, 9/7 and ICT, CPRL, at most 2048x1080 and
+# 4096x2160 (T.800 Amd. 1); opj_compress keeps them for smaller pictures. Within 16:
+# one 12-bit step between our fixed-point 9/7 and OpenJPEG's float (PoCL: 1455 samples).
+deep lossy deep12_dci2k deep12.ppm 16 -cinema2K 24
+deep lossy deep12_dci4k deep12.ppm 16 -cinema4K
 
 # ------------------------------------------------------------------ subsampled components (planar)
 # 4:2:0 and 4:2:2 streams decode to planar yuvj420p/422p (.yuv: planes one after

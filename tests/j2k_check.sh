@@ -40,6 +40,20 @@ within() {
 }
 
 [ -f "$j2k_corpus/NO_OPENJPEG" ] && skip "opj_compress is not installed"
+# The DCI profile streams: gpujpeg info names their profile (Rsiz 3, 4) and rgb48le
+# (12 bits at the top of 16); the decode is checked below as any deep stream's.
+case $case_name in
+*_dci2k | *_dci4k)
+    rsiz=3
+    [ "${case_name##*_}" = dci4k ] && rsiz=4
+    run_gpujpeg info "$(stream_of "$case_name")"
+    check_decoded
+    grep -q "^  profile: *$rsiz " "$tmp/stdout.txt" ||
+        fail "gpujpeg info: not profile $rsiz: $(grep profile "$tmp/stdout.txt")"
+    grep -q "^  native format: *rgb48le$" "$tmp/stdout.txt" ||
+        fail "gpujpeg info: not rgb48le: $(grep 'native format' "$tmp/stdout.txt")"
+    ;;
+esac
 case $case_name in
 lossless_* | lossy_*)
     e=$(ext_of "$case_name")

@@ -157,10 +157,29 @@ static void print_info(const char *path, const gj_jpeg_info *info)
     printf("  native format:     %s\n", gj_pixel_format_describe(info->native_format)->name);
 }
 
+/* The capabilities a SIZ marker's Rsiz names (T.800 A.5.1, Table A.10), those of Part 1. */
+static const char *profile_name(int rsiz)
+{
+    switch (rsiz) {
+    case 0: return "no restrictions";
+    case 1: return "profile 0";
+    case 2: return "profile 1";
+    case 3: return "digital cinema 2K";
+    case 4: return "digital cinema 4K";
+    }
+    return NULL;
+}
+
 static void print_j2k_info(const char *path, const gj_j2k_info *info)
 {
+    const char *profile = profile_name(info->profile);
+
     printf("%s:\n", path);
     printf("  JPEG 2000:         %s\n", info->jp2 ? "JP2 file" : "codestream");
+    if (profile)
+        printf("  profile:           %d (%s)\n", info->profile, profile);
+    else
+        printf("  profile:           %d (0x%04x)\n", info->profile, info->profile);
     printf("  size:              %dx%d\n", info->width, info->height);
     printf("  components:        %d (", info->num_components);
     for (int c = 0; c < info->num_components && c < GJ_J2K_MAX_INFO_COMPONENTS; c++)
