@@ -134,14 +134,23 @@ GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 
  * (x | 0xFFFF) >= word for either. The shift is known without counting A's
  * leading zeros: after an LPS exchange A = Qe (the word's bits 8-11); after an
  * MPS exchange A - Qe lies between 0x8000 - 0x5601 and 0x8000, one or two shifts.
+ *
+ * speculate (a constant of the kernel): both next words are loaded before they are
+ * known to be needed, so that the loads' latency overlaps the tests instead of
+ * following them. That shortens one decoder's chain (one picture, whose longest
+ * code-blocks set the time) but costs instructions on every decision, the common
+ * ones too: where many decoders share the GPU (batches) instruction issue sets the
+ * time, and the one word needed is loaded once known.
  */
 GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 *w,
-                                     GJ_LOCAL const gj_u32 *trans)
+                                     GJ_LOCAL const gj_u32 *trans, gj_u32 speculate)
 {
-    gj_u32 old = *w, qe = old & 0xFFFF0000u, a = m->a - qe, lps, n;
-    /* both next words, loaded before they are known to be needed: the loads' latency
-     * overlaps the tests instead of following them */
-    gj_u32 next_mps = trans[old & 0x7Fu], next_lps = trans[(old & 0x7Fu) | 0x80u];
+    gj_u32 old = *w, qe = old & 0xFFFF0000u, a = m->a - qe, lps, n, next_mps = 0, next_lps = 0;
+
+    if (speculate) {
+        next_mps = trans[old & 0x7Fu];
+        next_lps = trans[(old & 0x7Fu) | 0x80u];
+    }
 
     /* A >= 0x8000 always: A - 0x8000 is A with bit 31 cleared */
     if ((m->c | 0xFFFFu) >= old && ((m->a & 0x7FFFFFFFu) | 0xFFFFu) >= old) {
@@ -160,7 +169,7 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
         a = qe;
         n = (old >> 8) & 0xFu;
     }
-    *w = lps ? next_lps : next_mps;
+    *w = speculate ? (lps ? next_lps : next_mps) : trans[(old & 0x7Fu) | lps << 7];
     gj_j2k_mq_renorm(m, data, a, n);
     return (old & 1u) ^ lps;
 }
@@ -168,9 +177,9 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
 /* The same on a context in local memory (stored back on every path: a store costs
  * less than a test). */
 GJ_FUNC gj_u32 gj_j2k_mq_decode(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, GJ_LOCAL gj_u32 *ctx,
-                                GJ_LOCAL const gj_u32 *trans)
+                                GJ_LOCAL const gj_u32 *trans, gj_u32 speculate)
 {
-    gj_u32 w = *ctx, d = gj_j2k_mq_decode_word(m, data, &w, trans);
+    gj_u32 w = *ctx, d = gj_j2k_mq_decode_word(m, data, &w, trans, speculate);
 
     *ctx = w;
     return d;

@@ -55,6 +55,7 @@ typedef struct gj_j2k_t1 {
     gj_i32 w, h, pitch;
     gj_u32 vcausal;
     gj_u32 wide;                /* 32-bit coefficients (j2k_coef.h) */
+    gj_u32 speculate;           /* a constant of the kernel: the MQ decoder's loads (j2k_mq.h) */
     gj_j2k_mq mq;
     GJ_GLOBAL const gj_u8 *data;
 } gj_j2k_t1;
@@ -159,13 +160,13 @@ GJ_FUNC gj_u32 gj_j2k_t1_sign_context(gj_u32 left, gj_u32 cur, gj_u32 right, gj_
 
 GJ_FUNC gj_u32 gj_j2k_t1_decode(gj_j2k_t1 *t, gj_u32 ctx)
 {
-    return gj_j2k_mq_decode(&t->mq, t->data, &t->ctx[ctx], t->trans);
+    return gj_j2k_mq_decode(&t->mq, t->data, &t->ctx[ctx], t->trans, t->speculate);
 }
 
 /* A decision on a context that a pass holds in a register (no local memory latency). */
 GJ_FUNC gj_u32 gj_j2k_t1_decode_word(gj_j2k_t1 *t, gj_u32 *w)
 {
-    return gj_j2k_mq_decode_word(&t->mq, t->data, w, t->trans);
+    return gj_j2k_mq_decode_word(&t->mq, t->data, w, t->trans, t->speculate);
 }
 
 GJ_FUNC gj_u32 gj_j2k_t1_coef_index(const gj_j2k_t1 *t, gj_i32 x, gj_i32 y)
@@ -428,8 +429,8 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
  */
 GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
                              gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u64 first, gj_u32 threads,
-                             gj_u32 blocks, gj_u32 max_words, GJ_LOCAL gj_u32 *words, GJ_LOCAL gj_u8 *zc,
-                             GJ_LOCAL gj_u32 *ctx, GJ_LOCAL gj_u32 *trans)
+                             gj_u32 blocks, gj_u32 max_words, gj_u32 speculate, GJ_LOCAL gj_u32 *words,
+                             GJ_LOCAL gj_u8 *zc, GJ_LOCAL gj_u32 *ctx, GJ_LOCAL gj_u32 *trans)
 {
     GJ_GLOBAL const gj_j2k_cblk *cblks = (GJ_GLOBAL const gj_j2k_cblk *)(input + cblks_at);
     GJ_GLOBAL const gj_u32 *segments = (GJ_GLOBAL const gj_u32 *)(input + segments_at);
@@ -457,6 +458,7 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
     t.data = input + data_at;
     t.wide = wide;
+    t.speculate = speculate;
     if (block < count && slot < blocks) {
         n = (gj_u32)t.w * (gj_u32)t.h;
         nwords = GJ_J2K_T1_WORDS_OF(t.w, t.h);
@@ -497,7 +499,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
 
     gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS,
-                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, words, zc, ctx, trans);
+                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, 1, words, zc, ctx, trans);
 }
 
 /*
@@ -520,7 +522,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
                                                                                                                    \
         gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, first,                           \
                         GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, g < long_groups ? GJ_J2K_T1_BLOCKS                     \
-                        : (pack) * GJ_J2K_T1_BLOCKS, max_words, words, zc, ctx, trans);                            \
+                        : (pack) * GJ_J2K_T1_BLOCKS, max_words, 0, words, zc, ctx, trans);                         \
     }
 
 /* Code-blocks up to 64x64, the usual size; up to 32x32, the DCI profiles' size, whose
