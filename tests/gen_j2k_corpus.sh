@@ -16,6 +16,9 @@
 #   *_dci2k/4k      the DCI 2K and 4K profiles (Rsiz 3, 4; 12 bits): also gpujpeg info's profile
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   *_rgba          four components: rgba (PNG)
+#   components_*    streams no frame format holds (two components, four of 12 bits,
+#                   five, subsampled unlike any format): --> PGX, each component
+#                   against opj_decompress's (5/3: bit for bit; 9/7: within NAME.tolerance)
 #   unsupported_*   refused with a message saying "unsupported"
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang
@@ -236,6 +239,34 @@ unsupported() {
 }
 unsupported two_components two.raw -n 3 -F 40,30,2,8,u@1x1:1x1
 unsupported subsampling odd.raw -n 3 -F 40,30,3,8,u@1x1:2x1:1x2
+
+# ------------------------------------------------------------------ components (PGX)
+# Raw planar components from the photo (tests/tools/raw_components.pl) whose
+# pictures no frame format holds: decoded to PGX files, one per component, as
+# opj_decompress writes them (NAME_ref_C.pgx).
+# components NAME DEPTH SUBSAMPLINGS TOLERANCE [opj_compress options]
+components() {
+    name=components_$1 depth=$2 subs=$3 tolerance=$4
+    shift 4
+    n=$(echo "$subs" | tr : '\n' | grep -c .)
+    perl "$(dirname "$0")/tools/raw_components.pl" "$out/photo.ppm" "$out/$name.raw" "$depth" \
+        $(echo "$subs" | tr : ' ')
+    # opj_compress reads fewer samples of subsampled components than the picture has: it says so.
+    opj_compress -i "$out/$name.raw" -o "$out/$name.j2k" -F "317,203,$n,$depth,u@$subs" "$@" \
+        > "$out/opj.log" 2>&1 || {
+        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    rm -f "$out/$name.raw"
+    opj_decompress -i "$out/$name.j2k" -o "$out/${name}_ref.pgx" > "$out/opj.log" 2>&1
+    echo "$tolerance" > "$out/$name.tolerance"
+    echo "$name" >> "$tests"
+}
+components two 8 1x1:2x2 0
+components four12 12 1x1:2x1:1x2:2x2 0 -n 4
+components five_rct 8 1x1:1x1:1x1:1x1:1x1 0 -mct 1
+components four_lossy 8 1x1:1x1:2x2:2x2 2 -I -r 20
+components three_ict 8 1x1:1x1:1x1 2 -I -mct 1 -r 10
 
 # ------------------------------------------------------------------ four components (RGBA)
 { printf 'P7\nWIDTH 67\nHEIGHT 45\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'

@@ -78,6 +78,20 @@ reduce_* | layers_*)
     check_decoded
     ref=$j2k_corpus/${n}_$what$k.ppm
     ;;
+components_*)
+    # PGX files as opj_decompress writes them: NAME_C.pgx per component.
+    j2k_decode "$(stream_of "$case_name")" "$tmp/ours.pgx"
+    check_decoded
+    t=$(cat "$j2k_corpus/$case_name.tolerance")
+    k=0
+    for ref in "$j2k_corpus/${case_name}_ref_"*.pgx; do
+        perl "$(dirname "$0")/tools/pgx_compare.pl" "$tmp/ours_$k.pgx" $k "$ref" "$t" 1 > "$tmp/compare.txt" 2>&1 ||
+            fail "$(tail -n 1 "$tmp/compare.txt")"
+        k=$((k + 1))
+    done
+    [ ! -f "$tmp/ours_$k.pgx" ] || fail "more components written than opj_decompress's $k"
+    pass "$k components, opj_decompress's within $t"
+    ;;
 unsupported_*)
     j2k_decode "$(stream_of "$case_name")" "$tmp/ours.pgm"
     check_refusal

@@ -52,6 +52,7 @@ typedef struct decode_session {
     gj_jpeg_decoder *dec;
     gj_j2k_decoder *j2k;
     gj_frame frame;         /* kept while pictures keep their size and format */
+    gj_j2k_components components;   /* a JPEG 2000 picture's components, for PGX files */
     uint8_t *buf;           /* the current input file */
     size_t buf_capacity;
     size_t size;
@@ -106,8 +107,9 @@ static void print_help(void)
            "       gpujpeg decode [options] --null IN.jpg...\n"
            "\n"
            "Decodes JPEG and JPEG 2000 (.j2k, .j2c, .jp2) files on the GPU. OUT's\n"
-           "extension picks the file format: ppm, pgm, pam, png, y4m or yuv; OUT '-'\n"
-           "decodes without writing.\n"
+           "extension picks the file format: ppm, pgm, pam, png, y4m, yuv, or pgx\n"
+           "(JPEG 2000: each component as it is, OUT_<c>.pgx when there are several);\n"
+           "OUT '-' decodes without writing.\n"
            "\n"
            "Options:\n"
            "  -d, --device DEV         auto (default), cuda[:N], opencl[:N],\n"
@@ -116,7 +118,7 @@ static void print_help(void)
            "                           default: what the output file format holds\n"
            "  -o, --output-dir DIR     write each IN to DIR/<name>.<ext>\n"
            "      --output-format EXT  file format with -o: ppm (default), pgm, pam,\n"
-           "                           png, y4m, yuv\n"
+           "                           png, y4m, yuv, pgx\n"
            "  -n, --null               decode and discard (timing)\n"
            "  -r, --repeat N           decode each input N times (timing)\n"
            "      --reduce N           JPEG 2000: decode at 1/2^N of the size\n"
@@ -219,7 +221,7 @@ static int check_operands(decode_options *o, const char *output_format, int null
         o->module = null_output ? &output_null : &output_ppm;
         if (output_format && !(o->module = output_find(output_format)))
             return cli_usage_error("decode", "unknown --output-format '%s' "
-                                   "(ppm, pgm, pam, png, y4m, yuv)", output_format);
+                                   "(ppm, pgm, pam, png, y4m, yuv, pgx)", output_format);
     } else {
         if (o->nb_inputs != 2)
             return cli_usage_error("decode", "expected IN.jpg OUT, or -o DIR / --null with inputs");
@@ -228,8 +230,10 @@ static int check_operands(decode_options *o, const char *output_format, int null
         o->module = strcmp(o->out_path, "-") ? output_for_path(o->out_path) : &output_null;
         if (!o->module)
             return cli_usage_error("decode", "%s: unknown file type (ppm, pgm, pam, png, y4m, "
-                                   "yuv; '-' for none)", o->out_path);
+                                   "yuv, pgx; '-' for none)", o->out_path);
     }
+    if (o->module->components && o->explicit_format)
+        return cli_usage_error("decode", "pgx holds the components as they are: no --format");
     if (o->nb_inputs > INT_MAX / o->repeat)
         return cli_usage_error("decode", "too many decodes: inputs x --repeat exceeds %d", INT_MAX);
     /* Planar formats depend on each JPEG; a fixed format can be checked now. */
@@ -326,6 +330,31 @@ static int pick_formats(const decode_options *o, const char *in, const picture_i
     return 0;
 }
 
+/* A JPEG 2000 picture's components into PGX files (--repeat times). */
+static int decode_components(decode_session *s, const char *in, const char *out, const picture_info *info)
+{
+    const decode_options *o = s->opts;
+    int ret = 0;
+
+    if (!info->j2k) {
+        cli_error(in, "pgx holds JPEG 2000 components; this is a JPEG");
+        return GJ_ERROR_INVAL;
+    }
+    for (int r = 0; r < o->repeat; r++) {
+        cli_mute_warnings(r > 0);
+        ret = gj_j2k_decode_components(s->j2k, s->buf, s->size, &s->components);
+        cli_mute_warnings(0);
+        if (ret < 0)
+            return cli_report(in, ret);
+        s->decoded++;
+        s->pixels += (double)info->width * info->height;
+        progress_update(&s->progress, ++s->done);
+    }
+    if ((ret = output_write_pgx(out, &s->components)) < 0)
+        cli_error(out, "%s", output_error(ret));
+    return ret;
+}
+
 static int decode_input(decode_session *s, const char *in, const char *out)
 {
     const decode_options *o = s->opts;
@@ -337,6 +366,8 @@ static int decode_input(decode_session *s, const char *in, const char *out)
     if ((ret = cli_read_file(in, &s->buf, &s->buf_capacity, &s->size)) < 0 ||
         (ret = read_picture_info(s->buf, s->size, &info)) < 0)
         return cli_report(in, ret);
+    if (o->module->components)
+        return decode_components(s, in, out, &info);
     if ((ret = pick_formats(o, in, &info, &format, &result)) < 0)
         return ret;
     for (int r = 0; r < o->repeat; r++) {
@@ -361,7 +392,7 @@ static int queue_j2k(decode_session *s, const char *in, char *out)
 {
     j2k_item *it;
 
-    if (!s->batch || !cli_file_is_j2k(in))
+    if (!s->batch || s->opts->module->components || !cli_file_is_j2k(in))
         return 0;
     it = &s->batch->items[s->batch->n];
     if (cli_read_file(in, &it->buf, &it->capacity, &it->size) < 0 || !cli_is_j2k(it->buf, it->size))
@@ -537,6 +568,7 @@ static void print_summary(const decode_session *s, double seconds)
 static void close_session(decode_session *s)
 {
     gj_frame_unref(&s->frame);
+    gj_j2k_components_unref(&s->components);
     gj_jpeg_decoder_free(&s->dec);
     gj_j2k_decoder_free(&s->j2k);
     gj_device_free(&s->dev);
@@ -569,7 +601,7 @@ static int run(const decode_options *o)
     status = decode_inputs(&s);
     progress_end(&s.progress);
     /* A single picture written to a file speaks for itself; anything else is a run to measure. */
-    if (o->out_dir || !o->module->write || o->repeat > 1)
+    if (o->out_dir || (!o->module->write && !o->module->components) || o->repeat > 1)
         print_summary(&s, cli_now() - start);
     close_session(&s);
     return status;

@@ -2,7 +2,7 @@
  * libFuzzer target: every host-side step of JPEG 2000 decoding, i.e. the header
  * parser through the public gj_j2k_read_info(), then JP2 boxes, markers, T2 of
  * every tile and the kernels' tables (j2k_host_decode()), at full and reduced
- * resolution and with fewer layers. Built by make check with clang and
+ * resolution, with fewer layers and for a components decode. Built by make check with clang and
  * ASan/UBSan (tests/tests.mk). Besides memory errors it checks the promises the
  * GPU kernels rely on: every code-block, transform job and output tile stays
  * inside the coefficient buffer, every segment inside the data.
@@ -70,18 +70,40 @@ static void check_layout(const j2k_layout *l)
     }
     for (size_t t = 0; t < l->nb_out_tiles; t++) {
         const gj_j2k_out_tile *o = &l->out_tiles[t];
+        /* A components decode's interleaved stage writes components 0-2's planes. */
+        uint64_t w = l->components ? (uint64_t)l->planes[0].width : (uint64_t)l->out_width;
+        uint64_t h = l->components ? (uint64_t)l->planes[0].height : (uint64_t)l->out_height;
 
-        REQUIRE((uint64_t)o->x0 + o->width <= (uint64_t)l->out_width);
-        REQUIRE((uint64_t)o->y0 + o->height <= (uint64_t)l->out_height);
+        REQUIRE((uint64_t)o->x0 + o->width <= w);
+        REQUIRE((uint64_t)o->y0 + o->height <= h);
         for (uint32_t c = 0; c < l->out.nb_comps; c++)
             REQUIRE(inside(o->coef_offset[c], o->stride[c], o->width, o->height, l->coef_count));
+    }
+    for (size_t i = 0; l->planar && i < l->nb_planes; i++) {
+        const j2k_out_plane *p = &l->planes[i];
+        uint64_t threads = 0;
+
+        REQUIRE((uint64_t)p->first + p->count <= l->nb_plane_jobs);
+        REQUIRE(!l->components || p->offset + (uint64_t)p->linesize * (uint64_t)p->height <=
+                                  (uint64_t)l->out_width * (uint64_t)l->out_height);
+        REQUIRE(!l->components || (uint64_t)p->linesize >= (uint64_t)p->width * p->bytes);
+        for (uint32_t k = 0; k < p->count; k++) {
+            const gj_j2k_plane_job *j = &l->plane_jobs[p->first + k];
+
+            REQUIRE(j->thread_first == threads);
+            REQUIRE((uint64_t)j->x0 + j->width <= (uint64_t)p->width);
+            REQUIRE((uint64_t)j->y0 + j->height <= (uint64_t)p->height);
+            REQUIRE(inside(j->coef_offset, j->stride, j->width, j->height, l->coef_count));
+            threads += (uint64_t)j->width * j->height;
+        }
+        REQUIRE(threads == p->threads);
     }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static j2k_layout layout;
-    static const int settings[][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 } };   /* reduce, layers */
+    static const int settings[][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };  /* reduce, layers, components */
     gj_j2k_info info;
     uint64_t samples = 0;
     int truncated;
@@ -93,8 +115,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         samples += (uint64_t)(uint32_t)info.width * (uint32_t)info.height / ((uint64_t)info.dx[c] * info.dy[c]);
     if (samples * (uint64_t)info.num_components > MAX_FUZZ_SAMPLES)
         return 0;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++) {
+        layout.components = settings[i][2];
         if (j2k_host_decode(data, size, settings[i][0], settings[i][1], &layout, &truncated, NULL) == 0)
             check_layout(&layout);
+    }
     return 0;
 }

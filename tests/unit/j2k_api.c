@@ -4,7 +4,8 @@
  * without it): bad arguments and options get a clear error; a host picture, a
  * reused caller frame and a second decoder give the same bytes, packed and planar;
  * a picture kept in device memory has the host picture's size and format; the
- * reduced size.
+ * reduced size; a components decode holds the picture's channels, again into the
+ * same result and into device memory, and a two-component picture of another size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,56 @@ static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
     free(data);
 }
 
+/* gj_j2k_decode_components() of an 8-bit RGB stream against its rgb24 decode, then of other. */
+static void check_components(gj_device *dev, gj_j2k_decoder *dec, const char *rgb_path, const char *other)
+{
+    gj_frame host = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+    gj_j2k_components comps = { .buffer.memory = GJ_MEMORY_HOST };
+    gj_j2k_components on_dev = { .buffer.memory = gj_device_memory(dev) };
+    size_t size, other_size;
+    uint8_t *data = unit_read_file(rgb_path, 0, &size), *other_data = unit_read_file(other, 0, &other_size);
+    int ret, same = 1;
+
+    if (!data || !other_data) {
+        CHECK(0, "%s or %s: cannot read", rgb_path, other);
+        free(data);
+        free(other_data);
+        return;
+    }
+    ret = gj_j2k_decode(dec, data, size, &host);
+    CHECK(ret == 0 && host.format == GJ_PIX_FMT_RGB24, "%s: rgb24 decode %d", rgb_path, ret);
+    for (int pass = 0; pass < 2 && ret == 0; pass++) {
+        /* The second decode goes into the first one's result. */
+        ret = gj_j2k_decode_components(dec, data, size, &comps);
+        CHECK(ret == 0 && comps.nb_components == 3, "%s: components decode %d: %d components", rgb_path, ret,
+              comps.nb_components);
+        for (int c = 0; ret == 0 && c < 3; c++) {
+            const gj_j2k_plane *p = &comps.planes[c];
+
+            CHECK(p->width == host.width && p->height == host.height && p->precision == 8 &&
+                  p->bytes_per_sample == 1 && !p->is_signed, "%s: plane %d is %dx%d, %d bits", rgb_path, c,
+                  p->width, p->height, p->precision);
+            for (int y = 0; y < host.height && same; y++)
+                for (int x = 0; x < host.width; x++)
+                    same &= comps.buffer.data[0][p->offset + (size_t)y * p->linesize + x] ==
+                            host.data[0][(size_t)y * host.linesize[0] + 3 * x + c];
+            CHECK(same, "%s: plane %d differs from the rgb24 decode's channel", rgb_path, c);
+        }
+    }
+    ret = gj_j2k_decode_components(dec, data, size, &on_dev);
+    CHECK(ret == 0 && on_dev.nb_components == 3 && on_dev.buffer.width == comps.buffer.width &&
+          on_dev.buffer.height == comps.buffer.height, "%s: components decode into device memory %d", rgb_path, ret);
+    ret = gj_j2k_decode_components(dec, other_data, other_size, &comps);
+    CHECK(ret == 0 && comps.nb_components == 2 && comps.planes[1].width == (comps.planes[0].width + 1) / 2,
+          "%s: components decode after another picture's %d", other, ret);
+    gj_j2k_components_unref(&comps);
+    gj_j2k_components_unref(&on_dev);
+    CHECK(!comps.planes && !comps.buffer.data[0], "components unref");
+    gj_frame_unref(&host);
+    free(data);
+    free(other_data);
+}
+
 int main(void)
 {
     const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
@@ -119,6 +170,13 @@ int main(void)
     for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", corpus, streams[i]);
         check_paths(dev, dec, path);
+    }
+    {
+        char other[1024];
+
+        snprintf(path, sizeof(path), "%s/lossless_rgb.j2k", corpus);
+        snprintf(other, sizeof(other), "%s/components_two.j2k", corpus);
+        check_components(dev, dec, path, other);
     }
     gj_j2k_decoder_free(&dec);
     gj_device_free(&dev);

@@ -23,7 +23,7 @@ const output_module output_null = {
 };
 
 const output_module *const output_modules[] = {
-    &output_ppm, &output_pgm, &output_pam, &output_png, &output_y4m, &output_yuv, NULL
+    &output_ppm, &output_pgm, &output_pam, &output_png, &output_y4m, &output_yuv, &output_pgx, NULL
 };
 
 /* The tool is single-threaded: one pending description is enough. */

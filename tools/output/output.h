@@ -14,6 +14,7 @@
 #include "gpujpeg/frame.h"
 
 struct gj_dxt_blocks;
+struct gj_j2k_components;
 
 typedef struct output_module {
     const char *name;                       /* also the file extension */
@@ -24,10 +25,12 @@ typedef struct output_module {
     /* frame: host memory, a format from `formats`. Returns 0 or a negative code.
      * NULL for the null module, which writes no file. */
     int (*write)(FILE *f, const gj_frame *frame);
+    /* Writes a JPEG 2000 picture's components (output_write_pgx()), not frames. */
+    int components;
 } output_module;
 
 extern const output_module output_ppm, output_pgm, output_pam;
-extern const output_module output_png, output_y4m, output_yuv;
+extern const output_module output_png, output_y4m, output_yuv, output_pgx;
 /* Accepts every format and writes nothing: decoding for timing. */
 extern const output_module output_null;
 
@@ -54,6 +57,11 @@ int output_write(const output_module *m, const char *path, const gj_frame *frame
 int output_write_with(const char *path, int (*write)(FILE *f, const void *opaque), const void *opaque);
 /* Writes a DDS file: the header and the blocks (host memory). */
 int output_write_dds(const char *path, const struct gj_dxt_blocks *blocks);
+/*
+ * Writes a JPEG 2000 picture's components (host memory) as PGX files: path itself
+ * for one component, else path without ".pgx" + "_<c>.pgx" for each.
+ */
+int output_write_pgx(const char *path, const struct gj_j2k_components *picture);
 /* Describes the failure code that output_write() returned. */
 const char *output_error(int code);
 

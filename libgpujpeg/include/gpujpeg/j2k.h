@@ -114,6 +114,45 @@ GJ_API int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, 
  */
 GJ_API int gj_j2k_decoder_set_lanes(gj_j2k_decoder *dec, int lanes);
 
+/*
+ * A picture's components as the codestream has them, each in its own plane at its
+ * own size (OpenJPEG's opj_image, PGX files): for pictures that no pixel format
+ * holds (two components, more than four, four of more than 8 bits or of different
+ * sizes) and for tools that want the components themselves. A JP2 file's palette
+ * and channel boxes are not applied. The component transform (RCT/ICT) is, where
+ * components 0-2 have one size (else it is left out with a warning, as OpenJPEG does).
+ */
+typedef struct gj_j2k_plane {
+    int width, height;          /* the component's, at the decoded resolution (B-12 on its own grid) */
+    int precision;              /* bits of a sample: values 0 .. 2^precision - 1 */
+    int is_signed;              /* the samples are offset by 2^(precision - 1), as in frames */
+    int bytes_per_sample;       /* 1 up to 8 bits, else 2 (native byte order, not shifted) */
+    int linesize;               /* bytes from one row to the next */
+    size_t offset;              /* where the plane starts in the buffer's plane 0 */
+} gj_j2k_plane;
+
+typedef struct gj_j2k_components {
+    int nb_components;
+    gj_j2k_plane *planes;       /* nb_components of them, allocated by the decoder */
+    /*
+     * One gray8 "picture" of bytes that holds every plane, in host memory or in the
+     * decoder device's (set buffer.memory before decoding; the decoder allocates it).
+     * Component c starts at buffer.data[0] + planes[c].offset (+ buffer.offset[0] on OpenCL).
+     */
+    gj_frame buffer;
+} gj_j2k_components;
+
+/*
+ * Decodes one codestream or JP2 file into its components (reduce and layers as for
+ * gj_j2k_decode()); out's planes and buffer are (re)allocated: out must be empty
+ * or hold an earlier result. Returns 0 or a negative code; a truncated codestream
+ * sets out->buffer.decode_error_flags.
+ */
+GJ_API int gj_j2k_decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size,
+                                    gj_j2k_components *out);
+/* Frees the planes and the buffer; out->buffer.memory is kept. */
+GJ_API void gj_j2k_components_unref(gj_j2k_components *out);
+
 #ifdef __cplusplus
 }
 #endif

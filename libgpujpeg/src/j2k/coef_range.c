@@ -29,9 +29,10 @@
  * its Mb = G + B + gain - 1 planes (E-2, Table E.1), L levels reach at most
  * (1 + 8 L) 2^(G + B - 1) + 6 L: 16 bits hold B = 8 with G = 2 up to L = 7, or
  * G = 1 up to L = 15; the actual bit-plane counts usually allow more. For 9/7 the
- * stored fraction adapts: the largest (up to GJ_J2K_FRAC_BITS()) that keeps every
- * stored value within 15 bits plus a sign, if it is at least J2K_MIN_FRACTION;
- * 8-bit pictures get 3 to 12 bits, 12-bit ones (and deeper 5/3) stay 32-bit.
+ * stored fraction adapts, level by level: the largest (up to GJ_J2K_FRAC_BITS())
+ * that keeps every value a level stores within 15 bits plus a sign, if it is at
+ * least J2K_MIN_FRACTION everywhere; 8-bit pictures get 3 to 12 bits at the top
+ * level and more below, 12-bit ones (and deeper 5/3) stay 32-bit.
  */
 #include "j2k/coef_range.h"
 #include "kernels/j2k_params.h"
@@ -144,55 +145,52 @@ static double reach_97(double (*bound)[4], int rx, int ry)
     return sum;
 }
 
-/*
- * 9/7: at each level, the rows of the horizontal step (T: LL and HL, U: LH and HH)
- * and the level's result, each the sum of every sub-band's bound times the gain of
- * the steps it went through; rounding adds a few units of the stored fraction per
- * stored step (each unit error grows by at most 1.469^2 through the later steps).
- */
-static double worst_97(double (*bound)[4], int top, double unit)
+/* The most fractional bits (up to `most`) that keep values bounded by `bound` within 15 bits and a sign. */
+static int fraction_for(double bound, int most)
 {
-    double worst = 0;
+    int f = most;
 
-    for (int r = 0; r <= top; r++)
-        for (int o = 0; o < 4; o++)
-            worst = larger(worst, bound[r][o]);
-    for (int r = 1; r <= top; r++) {
-        double slop = unit * 3 * (2 * r + 2);
-        double t = reach_97(bound, r, r - 1) + slop;
-        double u = bound[r][J2K_LH] * cascade_97(1, 0) + bound[r][J2K_HH] * cascade_97(1, 1) + slop;
-
-        worst = larger(worst, larger(larger(t, u), reach_97(bound, r, r) + slop));
-    }
-    return worst;
+    while (f >= J2K_MIN_FRACTION && bound * pow2(f) > J2K_LIMIT_16)
+        f--;
+    return f;
 }
 
-/* The largest bound of any value of the tile-component with `fraction` bits stored, or -1 (T1 too deep). */
-static double worst_value(const j2k_tile_state *ts, int c, int top, int fraction)
+int j2k_coef_fractions(const j2k_tile_state *ts, int c, int top, int *frac)
 {
-    double bound[J2K_MAX_RESOLUTIONS][4] = { { 0 } }, unit = pow2(-fraction);
+    const j2k_component *comp = &ts->tile->comps[c];
+    double bound[J2K_MAX_RESOLUTIONS][4] = { { 0 } }, unit = pow2(-J2K_MIN_FRACTION);
+    int most = GJ_J2K_FRAC_BITS(comp->precision);
 
     if (band_bounds(ts, c, top, bound, unit) < 0)
         return -1;
-    return ts->tile->comps[c].coding.reversible ? worst_53(bound, top) : worst_97(bound, top, unit);
-}
-
-int j2k_coef_fraction(const j2k_tile_state *ts, int c, int top)
-{
-    const j2k_component *comp = &ts->tile->comps[c];
-
     if (comp->coding.reversible) {
-        double w = worst_value(ts, c, top, 0);
-
-        return w >= 0 && w <= J2K_LIMIT_16 ? 0 : -1;
+        for (int r = 0; r <= top + 1; r++)
+            frac[r] = 0;
+        return worst_53(bound, top) <= J2K_LIMIT_16 ? 0 : -1;
     }
-    for (int f = GJ_J2K_FRAC_BITS(comp->precision); f >= J2K_MIN_FRACTION; f--) {
-        double w = worst_value(ts, c, top, f);
+    /*
+     * 9/7: level r stores the rows of its horizontal step (T: LL and HL, U: LH and
+     * HH) over its inputs (its sub-bands, the LL it starts from), each the sum of
+     * every sub-band's bound times the gain of the steps it went through; rounding
+     * adds a few units of the stored fraction per stored step (each unit error
+     * grows by at most 1.469^2 through the later steps), counted in the coarsest
+     * unit allowed. Each level and the picture get the most bits their own bound
+     * allows: the lower levels' values are smaller, so they keep finer fractions
+     * where rounding errors would grow most through the levels above.
+     */
+    for (int r = 1; r <= top; r++) {
+        double slop = unit * 3 * (2 * r + 2), ll = r == 1 ? bound[0][J2K_LL] : reach_97(bound, r - 1, r - 1) + slop;
+        double t = reach_97(bound, r, r - 1) + slop;
+        double u = bound[r][J2K_LH] * cascade_97(1, 0) + bound[r][J2K_HH] * cascade_97(1, 1) + slop;
+        double worst = larger(larger(ll, larger(t, u)), larger(bound[r][J2K_HL], larger(bound[r][J2K_LH],
+                                                                                           bound[r][J2K_HH])));
 
-        if (w < 0)
+        frac[r] = fraction_for(worst, most);
+    }
+    frac[top + 1] = fraction_for(top ? reach_97(bound, top, top) + unit * 3 * (2 * top + 2) : bound[0][J2K_LL], most);
+    frac[0] = top ? frac[1] : frac[top + 1];
+    for (int r = 0; r <= top + 1; r++)
+        if (frac[r] < J2K_MIN_FRACTION)
             return -1;
-        if (w * pow2(f) <= J2K_LIMIT_16)
-            return f;
-    }
-    return -1;
+    return 0;
 }

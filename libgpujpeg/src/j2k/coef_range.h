@@ -10,9 +10,12 @@
 
 /*
  * The fractional bits of tile-component c's 16-bit coefficients decoded up to
- * resolution top (0 for 5/3 integers, at most GJ_J2K_FRAC_BITS() for 9/7), or
- * -1 when it needs 32-bit ones.
+ * resolution top (0 for 5/3 integers, at most GJ_J2K_FRAC_BITS() for 9/7), by
+ * level: frac[r] for the sub-bands of resolution r and the values synthesis
+ * level r stores on its way (frac[0] = frac[1]: LL_0 is level 1's input), and
+ * frac[top + 1] for the picture (the last level's output; LL_0 itself when top
+ * is 0). Returns 0, or -1 when the tile-component needs 32-bit coefficients.
  */
-int j2k_coef_fraction(const j2k_tile_state *ts, int c, int top);
+int j2k_coef_fractions(const j2k_tile_state *ts, int c, int top, int *frac);
 
 #endif /* GJ_J2K_COEF_RANGE_H */

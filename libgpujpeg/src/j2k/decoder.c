@@ -44,7 +44,7 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
 {
     gj_j2k_decoder *dec;
-    gj_buffer *bufs[7];
+    gj_buffer *bufs[8];
 
     if (!pdec || !*pdec)
         return;
@@ -53,8 +53,8 @@ void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
     dec->dev->ops->finish(dec->dev);
     j2k_early_free(&dec->early);
     bufs[0] = &dec->t1_input; bufs[1] = &dec->coef; bufs[2] = &dec->tmp; bufs[3] = &dec->jobs;
-    bufs[4] = &dec->out_tiles; bufs[5] = &dec->out_params; bufs[6] = &dec->palette;
-    for (int i = 0; i < 7; i++)
+    bufs[4] = &dec->out_tiles; bufs[5] = &dec->out_params; bufs[6] = &dec->palette; bufs[7] = &dec->plane_jobs;
+    for (int i = 0; i < 8; i++)
         if (bufs[i]->handle)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
     gj_frame_unref(&dec->staging);
@@ -212,12 +212,21 @@ int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target)
     if ((ret = upload_table(dev, &dec->jobs, l->jobs, l->nb_jobs, sizeof(*l->jobs))) < 0 ||
         (!l->dwt_in_place && (ret = gj_dev_ensure_buffer(dev, &dec->tmp, l->coef_count * 4)) < 0))
         return ret;
-    if (l->planar)
-        return upload_table(dev, &dec->out_tiles, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs));
+    if (l->planar &&
+        (ret = upload_table(dev, &dec->plane_jobs, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs))) < 0)
+        return ret;
+    if (l->planar && !(l->components && l->out.nb_comps))
+        return 0;
     gj_staging_plane0(target, &offset);
     *p = l->out;
-    p->pixel_stride = (gj_u32)gj_pixel_format_describe(target->format)->bytes_per_pixel;
-    p->pitch = (gj_u32)target->linesize[0];
+    if (l->components) {
+        /* lay_out_components() placed the channels: they start at plane 0's first sample. */
+        offset += l->planes[0].offset;
+    } else {
+        p->pixel_stride = (gj_u32)gj_pixel_format_describe(target->format)->bytes_per_pixel;
+        p->pitch = (gj_u32)target->linesize[0];
+        p->channel_step = p->bytes_per_sample;
+    }
     p->offset_lo = (gj_u32)offset;
     p->offset_hi = (gj_u32)(offset >> 32);
     if ((ret = upload_table(dev, &dec->out_tiles, l->out_tiles, l->nb_out_tiles, sizeof(*l->out_tiles))) < 0 ||
@@ -244,23 +253,26 @@ static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
     return 0;
 }
 
-/* Planar output: one launch per component, each into its plane. */
+/* Planar output: one launch per plane (a frame's, or a components decode's in plane 0). */
 static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
     int ret;
 
-    for (int c = 0; c < 3; c++) {
+    for (size_t i = 0; i < l->nb_planes; i++) {
+        const j2k_out_plane *p = &l->planes[i];
         uint64_t offset;
-        gj_buffer dst = gj_staging_plane(target, c, &offset);
-        gj_karg a[] = { GJ_ARG_BUF(&dec->out_tiles), GJ_ARG_U32(l->plane_first[c]), GJ_ARG_U32(l->plane_count[c]),
-                        GJ_ARG_U64(l->plane_threads[c]), GJ_ARG_U32(l->out.precision[c]), GJ_ARG_U32(l->out.shift[c]),
-                        GJ_ARG_BUF(dec->coefs), GJ_ARG_BUF(&dst), GJ_ARG_U64(offset),
-                        GJ_ARG_U32(target->linesize[c]), GJ_ARG_U32(l->wide) };
+        gj_buffer dst = l->components ? gj_staging_plane0(target, &offset) : gj_staging_plane(target, (int)i, &offset);
+        int pitch = l->components ? p->linesize : target->linesize[i];
+        gj_karg a[] = { GJ_ARG_BUF(&dec->plane_jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
+                        GJ_ARG_U64(p->threads), GJ_ARG_U32(p->precision), GJ_ARG_U32(p->shift),
+                        GJ_ARG_U32(p->bytes), GJ_ARG_BUF(dec->coefs), GJ_ARG_BUF(&dst),
+                        GJ_ARG_U64(offset + (l->components ? p->offset : 0)), GJ_ARG_U32(pitch),
+                        GJ_ARG_U32(l->wide) };
 
-        if (l->plane_threads[c] &&
-            (ret = gj_dev_launch(dev, "gj_j2k_output_planar", groups(l->plane_threads[c]), J2K_GROUP, a, 11)) < 0)
+        if (p->threads &&
+            (ret = gj_dev_launch(dev, "gj_j2k_output_planar", groups(p->threads), J2K_GROUP, a, 12)) < 0)
             return ret;
     }
     return 0;
@@ -271,7 +283,8 @@ static int run_output(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target)
     j2k_layout *l = &dec->layout;
     int ret;
 
-    if ((ret = l->planar ? run_planar_output(dec, target) : run_packed_output(dec, target)) < 0)
+    if ((l->planar && (ret = run_planar_output(dec, target)) < 0) ||
+        ((!l->planar || l->components) && (ret = run_packed_output(dec, target)) < 0))
         return ret;
     if (target != out)
         return gj_staging_download(dec->dev, target, out, l->out_width, l->out_height);
@@ -308,6 +321,11 @@ static int prepare_target(gj_j2k_decoder *dec, gj_frame *out, gj_frame **target)
 {
     int ret;
 
+    /* A components buffer of an earlier picture makes way for this one's. */
+    if (dec->layout.components && out->data[0] &&
+        (out->width != dec->layout.out_width || out->height != dec->layout.out_height))
+        gj_frame_unref(out);
+
     if ((ret = check_format(&dec->layout, out)) < 0 || (ret = alloc_device_output(dec, out)) < 0)
         return ret;
     return gj_staging_target(dec->dev, &dec->staging, dec->layout.out_width, dec->layout.out_height, out,
@@ -324,7 +342,7 @@ static int early_plane(void *opaque, gj_buffer *plane, uint64_t *start)
 
     /* What prepare_target() would refuse it reports after T2, once. */
     if ((out->format != GJ_PIX_FMT_NONE && out->format != l->native_format) ||
-        (out->data[0] && (out->width != l->out_width || out->height != l->out_height)) ||
+        (!l->components && out->data[0] && (out->width != l->out_width || out->height != l->out_height)) ||
         (out->memory != GJ_MEMORY_HOST && out->memory != dec->dev->ops->memory))
         return GJ_ERROR_INVAL;
     if ((ret = prepare_target(dec, out, &target)) < 0)
@@ -376,10 +394,62 @@ int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fram
 
     if (!dec || !data || !out)
         return GJ_ERROR_INVAL;
+    dec->layout.components = 0;
     if ((ret = j2k_decode_host(dec, data, size, out, &target, &truncated)) < 0 ||
         (ret = j2k_decode_tables(dec, target)) < 0 || (ret = j2k_decode_kernels(dec, out, target, 0)) < 0)
         return ret;
     if (truncated)
         out->decode_error_flags = 1;
     return dec->dev->ops->finish(dec->dev);
+}
+
+/* The planes of a components decode as the caller sees them. */
+static int describe_components(const j2k_layout *l, gj_j2k_components *out)
+{
+    gj_j2k_plane *planes = realloc(out->planes, l->nb_planes * sizeof(*planes));
+
+    if (!planes)
+        return GJ_ERROR_NOMEM;
+    out->planes = planes;
+    out->nb_components = (int)l->nb_planes;
+    for (size_t c = 0; c < l->nb_planes; c++) {
+        const j2k_out_plane *p = &l->planes[c];
+
+        planes[c] = (gj_j2k_plane){ .width = p->width, .height = p->height, .precision = (int)p->precision,
+                                    .is_signed = p->is_signed, .bytes_per_sample = (int)p->bytes,
+                                    .linesize = p->linesize, .offset = (size_t)p->offset };
+    }
+    return 0;
+}
+
+int gj_j2k_decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_j2k_components *out)
+{
+    gj_frame *target;
+    int ret, truncated;
+
+    if (!dec || !data || !out)
+        return GJ_ERROR_INVAL;
+    out->nb_components = 0;
+    out->buffer.decode_error_flags = 0;
+    dec->layout.components = 1;
+    ret = j2k_decode_host(dec, data, size, &out->buffer, &target, &truncated);
+    if (ret >= 0 && (ret = j2k_decode_tables(dec, target)) >= 0 &&
+        (ret = j2k_decode_kernels(dec, &out->buffer, target, 0)) >= 0 &&
+        (ret = dec->dev->ops->finish(dec->dev)) >= 0)
+        ret = describe_components(&dec->layout, out);
+    dec->layout.components = 0;
+    if (ret >= 0 && truncated)
+        out->buffer.decode_error_flags = 1;
+    return ret;
+}
+
+void gj_j2k_components_unref(gj_j2k_components *out)
+{
+    if (!out)
+        return;
+    free(out->planes);
+    out->planes = NULL;
+    out->nb_components = 0;
+    gj_frame_unref(&out->buffer);
+    out->buffer.format = GJ_PIX_FMT_NONE;
 }

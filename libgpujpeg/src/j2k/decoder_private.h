@@ -28,7 +28,7 @@ struct gj_j2k_decoder {
     int max_layers;
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
-    gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette;
+    gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette, plane_jobs;
     gj_buffer *coefs;           /* the decode's coefficients: &coef, or a lane's part of its batch's (decode_batch.c) */
     gj_frame staging;           /* device picture for host-memory output */
     j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */

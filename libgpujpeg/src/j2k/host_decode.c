@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gpujpeg/j2k.h"
+#include "j2k/array.h"
 #include "j2k/host_decode.h"
 #include "j2k/jp2.h"
 #include "j2k/t2.h"
@@ -10,6 +11,11 @@
 
 /* Pictures larger than this many samples in all are refused (32-bit coefficient offsets). */
 #define J2K_MAX_SAMPLES ((uint64_t)1 << 31)
+
+/* A components decode's buffer: rows of this many bytes (the planes follow one another), */
+#define J2K_COMPONENTS_ROW 16384
+/* each plane starting on this boundary. */
+#define J2K_COMPONENTS_ALIGN 256
 
 int j2k_find_codestream(const uint8_t *data, size_t size, j2k_jp2 *boxes, const uint8_t **cs, size_t *cs_size)
 {
@@ -118,10 +124,96 @@ static int check_planes(const j2k_layout *l)
         int w = gj_frame_plane_width(l->native_format, c, l->out_width);
         int h = gj_frame_plane_height(l->native_format, c, l->out_height);
 
-        if (l->plane_w[c] != w || l->plane_h[c] != h)
+        if (l->planes[c].width != w || l->planes[c].height != h)
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: component %d is %dx%d where %s has %dx%d",
-                           c, l->plane_w[c], l->plane_h[c], gj_pixel_format_describe(l->native_format)->name, w, h);
+                           c, l->planes[c].width, l->planes[c].height,
+                           gj_pixel_format_describe(l->native_format)->name, w, h);
     }
+    return 0;
+}
+
+/* Components 0-2 of one size: the component transform applies to them (G.2, G.3). */
+static int transform_group(const gj_j2k_stream *s)
+{
+    const j2k_component *c = s->comps;
+
+    return s->nb_comps >= 3 && c[1].dx == c[0].dx && c[1].dy == c[0].dy && c[2].dx == c[0].dx &&
+           c[2].dy == c[0].dy;
+}
+
+/* Appends component c's plane at 1/2^reduce (its place in a components buffer set apart). */
+static int add_plane(j2k_layout *l, const gj_j2k_stream *s, int c, int reduce, uint32_t shift, uint32_t bytes)
+{
+    const j2k_component *comp = &s->comps[c];
+    j2k_out_plane *p;
+    int ret;
+
+    if ((ret = J2K_GROW(l->planes, l->nb_planes, l->planes_cap, 1)) < 0)
+        return ret;
+    p = &l->planes[l->nb_planes++];
+    memset(p, 0, sizeof(*p));
+    p->comp = c;
+    p->width = (int)j2k_reduced_extent(s->x0, s->x1, comp->dx, reduce);
+    p->height = (int)j2k_reduced_extent(s->y0, s->y1, comp->dy, reduce);
+    p->precision = (uint32_t)comp->precision;
+    p->is_signed = comp->is_signed;
+    p->shift = shift;
+    p->bytes = bytes;
+    return 0;
+}
+
+/*
+ * A components decode: every component in a plane of its own, 8- or 16-bit samples
+ * as they are, one after another in a gray8 buffer of J2K_COMPONENTS_ROW-byte rows
+ * (l->out_width x l->out_height); components 0-2 of one size go through the
+ * interleaved stage (with the component transform) with one sample size.
+ */
+static int lay_out_components(const gj_j2k_stream *s, int reduce, j2k_layout *l)
+{
+    gj_j2k_out_params *o = &l->out;
+    int group = transform_group(s), ret;
+    uint32_t group_bytes = 1;
+    uint64_t at = 0;
+
+    memset(o, 0, sizeof(*o));
+    if (s->cod.mct && !group)
+        gj_log(GJ_LOG_WARNING, "codestream: components 0-2 differ in size: no component transform");
+    for (int c = 0; c < s->nb_comps; c++) {
+        if (s->comps[c].precision > 16)
+            return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: component %d of %d bits (at most 16)",
+                           c, s->comps[c].precision);
+        if (group && c < 3 && s->comps[c].precision > 8)
+            group_bytes = 2;
+    }
+    for (int c = 0; c < s->nb_comps; c++) {
+        j2k_out_plane *p;
+
+        if ((ret = add_plane(l, s, c, reduce, 0, group && c < 3 ? group_bytes :
+                             s->comps[c].precision > 8 ? 2 : 1)) < 0)
+            return ret;
+        p = &l->planes[l->nb_planes - 1];
+        p->linesize = p->width * (int)p->bytes;
+        p->offset = at;
+        at += (uint64_t)p->linesize * (uint64_t)p->height;
+        at = (at + J2K_COMPONENTS_ALIGN - 1) & ~(uint64_t)(J2K_COMPONENTS_ALIGN - 1);
+    }
+    if (group) {
+        /* The interleaved stage writes channel c at c x channel_step past plane 0's sample. */
+        o->nb_comps = o->nb_channels = 3;
+        o->bytes_per_sample = group_bytes;
+        o->pixel_stride = group_bytes;
+        o->pitch = (gj_u32)l->planes[0].linesize;
+        o->channel_step = (gj_u32)(l->planes[1].offset - l->planes[0].offset);
+        for (gj_u32 c = 0; c < 3; c++) {
+            o->precision[c] = (gj_u32)s->comps[c].precision;
+            o->is_signed[c] = (gj_u32)s->comps[c].is_signed;
+            o->channel_comp[c] = c;
+            o->channel_column[c] = GJ_J2K_DIRECT;
+            l->planes[c].interleaved = 1;
+        }
+    }
+    l->out_width = J2K_COMPONENTS_ROW;
+    l->out_height = (int)((at + J2K_COMPONENTS_ROW - 1) / J2K_COMPONENTS_ROW);
     return 0;
 }
 
@@ -226,17 +318,32 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         return ret;
     }
     *truncated = s.truncated;
-    l->native_format = j2k_native_format(&s, &boxes, &why);
-    if (l->native_format == GJ_PIX_FMT_NONE) {
-        ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: J2K output of %s", why);
-        goto out;
+    l->nb_planes = 0;
+    if (l->components) {
+        l->native_format = GJ_PIX_FMT_GRAY8;
+        l->planar = 1;
+        free(l->palette);
+        l->palette = NULL;
+        ret = lay_out_components(&s, reduce, l);
+    } else {
+        l->native_format = j2k_native_format(&s, &boxes, &why);
+        if (l->native_format == GJ_PIX_FMT_NONE) {
+            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: J2K output of %s", why);
+            goto out;
+        }
+        l->planar = gj_pixel_format_describe(l->native_format)->nb_planes > 1;
+        /* Before T2: the decoder's early T1 launch (early.h) places its work in the picture. */
+        l->out_width = (int)j2k_reduced_extent(s.x0, s.x1, s.comps[0].dx, reduce);
+        l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
+        if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
+            if (s.cod.mct)
+                gj_log(GJ_LOG_WARNING, "codestream: components 0-2 differ in size: no component transform");
+            for (int c = 0; c < 3 && ret >= 0; c++)
+                ret = add_plane(l, &s, c, reduce, l->out.shift[c], 1);
+        }
     }
-    l->planar = gj_pixel_format_describe(l->native_format)->nb_planes > 1;
-    /* Before T2: the decoder's early T1 launch (early.h) places its work in the picture. */
-    l->out_width = (int)j2k_reduced_extent(s.x0, s.x1, s.comps[0].dx, reduce);
-    l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
-    if ((ret = describe_output(&s, &boxes, l)) >= 0 && (ret = check_size(&s)) >= 0 &&
-        (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated, watch)) >= 0 && l->planar)
+    if (ret >= 0 && (ret = check_size(&s)) >= 0 &&
+        (ret = lay_out_tiles(&s, reduce, max_layers, l, truncated, watch)) >= 0 && l->planar && !l->components)
         ret = check_planes(l);
 out:
     j2k_stream_free(&s);

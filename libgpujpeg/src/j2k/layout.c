@@ -17,6 +17,17 @@
 #define GROW(l, arr, count, cap, extra) J2K_GROW((l)->arr, (l)->count, (l)->cap, extra)
 
 /* The code-block's segments and bytes, in order, into the tables. */
+/* Each tile-component's stored 9/7 fractions by level (coef_range.h's frac[]), `stride` apart. */
+typedef struct j2k_fractions {
+    int *bits;
+    int stride;
+} j2k_fractions;
+
+static int *fractions_of(const j2k_fractions *f, const gj_j2k_stream *s, int t, int c)
+{
+    return f->bits + ((size_t)t * (size_t)s->nb_comps + (size_t)c) * (size_t)f->stride;
+}
+
 static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock *cb, gj_j2k_cblk *d)
 {
     int ret;
@@ -136,7 +147,7 @@ int j2k_layout_add_early(j2k_layout *l, const j2k_tile_state *ts, int c, const j
 
 /* The code-blocks of resolutions 0..top of one tile-component. */
 static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, int top, uint32_t offset,
-                              int fraction)
+                              const int *frac)
 {
     const j2k_tile_component *tc = &ts->comps[c];
     const j2k_component *comp = &ts->tile->comps[c];
@@ -152,7 +163,7 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 
                 for (int i = 0; i < pb->cw * pb->ch; i++)
                     if ((ret = add_codeblock(l, ts, comp, &res->bands[b], &ts->cblks[pb->first_cblk + i],
-                                             offset, stride, fraction)) < 0)
+                                             offset, stride, frac[r])) < 0)
                         return ret;
             }
     }
@@ -161,7 +172,7 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 
 /* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
 static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
-                       int vertical, uint32_t shift, j2k_dwt_pass *pass)
+                       int vertical, uint32_t shift_in, uint32_t shift_out, j2k_dwt_pass *pass)
 {
     const j2k_resolution *res = &tc->res[r], *low = &tc->res[r - 1];
     gj_j2k_dwt_job *j;
@@ -183,7 +194,8 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->vertical = (gj_u32)vertical;
     /* Lines share a work-group as far as its local memory holds them. */
     j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES, GJ_J2K_DWT_LINE / (vertical ? j->height : j->width)));
-    j->shift = shift;
+    j->shift_in = shift_in;
+    j->shift_out = shift_out;
     pass->threads += (uint64_t)j->width * j->height;
     pass->groups += ((vertical ? j->width : j->height) + j->lines - 1) / j->lines;
     pass->max_line = gj_max(pass->max_line, vertical ? j->height : j->width);
@@ -195,7 +207,7 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
  * finish together, each starting when the levels left equal its own.
  */
 static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
-                          const uint32_t *offsets, const int *fractions, int reduce)
+                          const uint32_t *offsets, const j2k_fractions *fractions, int reduce)
 {
     int nb_tiles = s->tiles_x * s->tiles_y, max_levels = 0, ret;
 
@@ -215,8 +227,9 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                         int levels = tc->nb_res - 1 - reduce, r = it - (max_levels - levels) + 1;
                         int top = tc->nb_res - 1 - reduce;
                         const j2k_component *comp = &tiles[t].tile->comps[c];
-                        uint32_t shift = comp->coding.reversible ? 0u :
-                            (uint32_t)(GJ_J2K_FRAC_BITS(comp->precision) - fractions[t * s->nb_comps + c]);
+                        const int *frac = fractions_of(fractions, s, t, c);
+                        /* 9/7 in 16 bits: the level's inputs in its fraction, a vertical step's output in the next's. */
+                        int most = comp->coding.reversible ? 0 : GJ_J2K_FRAC_BITS(comp->precision);
 
                         if (r < 1 || tiles[t].tile->comps[c].coding.reversible == irreversible)
                             continue;
@@ -224,7 +237,8 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
                         if ((ret = add_dwt_job(l, tc, r, offsets[t * s->nb_comps + c],
                                                (uint32_t)(tc->res[top].x1 - tc->res[top].x0), vertical,
-                                               shift, &pass)) < 0)
+                                               (uint32_t)(most - frac[r]),
+                                               (uint32_t)(most - frac[vertical ? r + 1 : r]), &pass)) < 0)
                             return ret;
                     }
                 pass.count = (uint32_t)(l->nb_jobs - pass.first);
@@ -247,7 +261,7 @@ static uint32_t component_origin(uint32_t x0, int d, int reduce)
 
 /* The output stage's tiles, positioned in the reduced picture of component 0's grid. */
 static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
-                         const uint32_t *offsets, const int *fractions, int reduce)
+                         const uint32_t *offsets, const j2k_fractions *fractions, int reduce)
 {
     const j2k_component *c0 = &s->comps[0];
     uint32_t ox = component_origin(s->x0, c0->dx, reduce), oy = component_origin(s->y0, c0->dy, reduce);
@@ -276,7 +290,8 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
 
             o->coef_offset[c] = offsets[t * s->nb_comps + c];
             o->stride[c] = (gj_u32)(rc->x1 - rc->x0);
-            o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 : (gj_u32)fractions[t * s->nb_comps + c];
+            o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 :
+                              (gj_u32)fractions_of(fractions, s, t, c)[tc->nb_res - reduce];
         }
         l->out_threads += (uint64_t)o->width * o->height;
         if (l->out_threads > UINT32_MAX)
@@ -285,21 +300,21 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
     return 0;
 }
 
-/* The planar output stage's jobs: every tile of component 0, then of 1, then of 2. */
+/* The planar output stage's jobs: every tile of each plane's component, plane after plane. */
 static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles,
-                          const uint32_t *offsets, const int *fractions, int reduce)
+                          const uint32_t *offsets, const j2k_fractions *fractions, int reduce)
 {
     int nb_tiles = s->tiles_x * s->tiles_y, ret;
 
-    for (int c = 0; c < 3; c++) {
+    for (size_t p = 0; p < l->nb_planes; p++) {
+        j2k_out_plane *plane = &l->planes[p];
+        int c = plane->comp;
         const j2k_component *comp = &s->comps[c];
         uint32_t ox = component_origin(s->x0, comp->dx, reduce), oy = component_origin(s->y0, comp->dy, reduce);
-        uint64_t threads = 0;
 
-        l->plane_first[c] = (uint32_t)l->nb_plane_jobs;
-        l->plane_w[c] = (int)j2k_reduced_extent(s->x0, s->x1, comp->dx, reduce);
-        l->plane_h[c] = (int)j2k_reduced_extent(s->y0, s->y1, comp->dy, reduce);
-        for (int t = 0; t < nb_tiles; t++) {
+        plane->first = (uint32_t)l->nb_plane_jobs;
+        plane->threads = 0;
+        for (int t = 0; t < nb_tiles && !plane->interleaved; t++) {
             const j2k_tile_component *tc = &tiles[t].comps[c];
             const j2k_resolution *top = &tc->res[tc->nb_res - 1 - reduce];
             gj_j2k_plane_job *j;
@@ -309,18 +324,18 @@ static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
             if ((ret = GROW(l, plane_jobs, nb_plane_jobs, plane_jobs_cap, 1)) < 0)
                 return ret;
             j = &l->plane_jobs[l->nb_plane_jobs++];
-            j->thread_first = (gj_u32)threads;
+            j->thread_first = (gj_u32)plane->threads;
             j->x0 = (gj_u32)top->x0 - ox;
             j->y0 = (gj_u32)top->y0 - oy;
             j->width = (gj_u32)(top->x1 - top->x0);
             j->height = (gj_u32)(top->y1 - top->y0);
             j->coef_offset = offsets[t * s->nb_comps + c];
             j->stride = j->width;
-            j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 : (gj_u32)fractions[t * s->nb_comps + c];
-            threads += (uint64_t)j->width * j->height;
+            j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 :
+                           (gj_u32)fractions_of(fractions, s, t, c)[tc->nb_res - reduce];
+            plane->threads += (uint64_t)j->width * j->height;
         }
-        l->plane_count[c] = (uint32_t)(l->nb_plane_jobs - l->plane_first[c]);
-        l->plane_threads[c] = threads;
+        plane->count = (uint32_t)(l->nb_plane_jobs - plane->first);
     }
     return 0;
 }
@@ -401,10 +416,10 @@ int j2k_layout_sort_by_work(j2k_layout *l)
 
 /*
  * The coefficients' width (16 bits where coef_range.c's bound allows it for every
- * tile-component, else 32) and each tile-component's stored 9/7 fraction.
+ * tile-component, else 32) and each tile-component's stored 9/7 fractions.
  */
 static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles, int reduce,
-                        int *fractions)
+                        j2k_fractions *fractions)
 {
     int nb_tiles = s->tiles_x * s->tiles_y;
 
@@ -412,7 +427,7 @@ static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_st
     for (int t = 0; t < nb_tiles; t++)
         for (int c = 0; c < s->nb_comps; c++) {
             const j2k_tile_component *tc = &tiles[t].comps[c];
-            int top = tc->nb_res - 1 - reduce, *f = &fractions[t * s->nb_comps + c];
+            int top = tc->nb_res - 1 - reduce;
 
             if (top < 0)
                 return gj_fail(GJ_ERROR_INVAL, "reduce %d: component %d of tile %d has %d decomposition levels",
@@ -421,30 +436,41 @@ static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_st
             if (tc->res[top].x1 - tc->res[top].x0 > GJ_J2K_DWT_LINE ||
                 tc->res[top].y1 - tc->res[top].y0 > GJ_J2K_DWT_LINE)
                 l->wide = 1;
-            if ((*f = j2k_coef_fraction(&tiles[t], c, top)) < 0)
+            if (j2k_coef_fractions(&tiles[t], c, top, fractions_of(fractions, s, t, c)) < 0)
                 l->wide = 1;
         }
     if (l->wide)
         for (int t = 0; t < nb_tiles; t++)
-            for (int c = 0; c < s->nb_comps; c++)
-                fractions[t * s->nb_comps + c] = GJ_J2K_FRAC_BITS(tiles[t].tile->comps[c].precision);
+            for (int c = 0; c < s->nb_comps; c++) {
+                const j2k_component *comp = &tiles[t].tile->comps[c];
+                int *frac = fractions_of(fractions, s, t, c);
+
+                for (int r = 0; r < fractions->stride; r++)
+                    frac[r] = comp->coding.reversible ? 0 : GJ_J2K_FRAC_BITS(comp->precision);
+            }
     return 0;
 }
 
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce)
 {
-    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, *fractions;
+    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, max_res = 1;
+    j2k_fractions fractions;
     uint32_t *offsets;
 
     j2k_layout_reset(l);
+    for (int t = 0; t < nb_tiles; t++)
+        for (int c = 0; c < s->nb_comps; c++)
+            max_res = gj_max(max_res, tiles[t].comps[c].nb_res);
+    /* frac[0 .. top + 1] of every tile-component */
+    fractions.stride = max_res + 1;
     offsets = malloc((size_t)nb_tiles * s->nb_comps * sizeof(*offsets));
-    fractions = malloc((size_t)nb_tiles * s->nb_comps * sizeof(*fractions));
-    if (!offsets || !fractions) {
+    fractions.bits = malloc((size_t)nb_tiles * s->nb_comps * (size_t)fractions.stride * sizeof(*fractions.bits));
+    if (!offsets || !fractions.bits) {
         free(offsets);
-        free(fractions);
+        free(fractions.bits);
         return GJ_ERROR_NOMEM;
     }
-    ret = choose_width(l, s, tiles, reduce, fractions);
+    ret = choose_width(l, s, tiles, reduce, &fractions);
     l->bodies_direct = direct_bodies(s, tiles);
     for (int t = 0; t < nb_tiles && ret >= 0; t++) {
         if (l->bodies_direct && tiles[t].tile->data.size) {
@@ -467,7 +493,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
                 break;
             }
             if ((ret = add_tile_component(l, &tiles[t], c, top, offsets[t * s->nb_comps + c],
-                                          fractions[t * s->nb_comps + c])) < 0)
+                                          fractions_of(&fractions, s, t, c))) < 0)
                 break;
         }
     }
@@ -481,12 +507,14 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
     if (ret >= 0)
         ret = sort_by_work(l);
     if (ret >= 0)
-        ret = add_dwt_passes(l, s, tiles, offsets, fractions, reduce);
-    if (ret >= 0)
-        ret = l->planar ? add_plane_jobs(l, s, tiles, offsets, fractions, reduce) :
-                          add_out_tiles(l, s, tiles, offsets, fractions, reduce);
+        ret = add_dwt_passes(l, s, tiles, offsets, &fractions, reduce);
+    if (ret >= 0 && l->planar)
+        ret = add_plane_jobs(l, s, tiles, offsets, &fractions, reduce);
+    /* A components decode takes components 0-2 through the interleaved stage when they transform together. */
+    if (ret >= 0 && (!l->planar || (l->components && l->out.nb_comps)))
+        ret = add_out_tiles(l, s, tiles, offsets, &fractions, reduce);
     free(offsets);
-    free(fractions);
+    free(fractions.bits);
     return ret;
 }
 
@@ -511,6 +539,7 @@ void j2k_layout_free(j2k_layout *l)
     free(l->passes);
     free(l->out_tiles);
     free(l->plane_jobs);
+    free(l->planes);
     free(l->palette);
     memset(l, 0, sizeof(*l));
 }

@@ -22,6 +22,24 @@ typedef struct j2k_dwt_pass {
     int vertical;
 } j2k_dwt_pass;
 
+/*
+ * A plane of the planar output stage (gj_j2k_output_planar): one component, its
+ * tiles' jobs, and where its samples go. A YUV picture's planes are the frame's;
+ * a components decode's (l->components) lie in one buffer, at offset.
+ */
+typedef struct j2k_out_plane {
+    int comp;
+    int width, height;              /* the component's size in the decoded picture */
+    uint32_t first, count;          /* its jobs: plane_jobs[first, first + count) */
+    uint64_t threads;
+    uint32_t precision, shift;      /* the component's bits; shift: up to the sample's MSB */
+    int is_signed;
+    uint32_t bytes;                 /* per sample: 1 or 2 */
+    uint64_t offset;                /* components decode: the plane's first byte in the buffer */
+    int linesize;                   /* components decode: bytes per row */
+    int interleaved;                /* written by the interleaved stage instead (components 0-2 there) */
+} j2k_out_plane;
+
 /* Bytes uploaded one after the other as T1's data. */
 typedef struct j2k_data_run {
     const uint8_t *data;
@@ -55,21 +73,24 @@ typedef struct j2k_layout {
     gj_j2k_out_tile *out_tiles;     /* interleaved output: every component of a pixel at once */
     size_t nb_out_tiles, out_tiles_cap;
     uint64_t out_threads;
-    int planar;                     /* the output is planar: plane_jobs instead of out_tiles */
-    gj_j2k_plane_job *plane_jobs;   /* plane p's are [plane_first[p], + plane_count[p]) */
+    int planar;                     /* planar output: the planes' jobs (and out_tiles for components 0-2 */
+                                    /* of a components decode with out.nb_comps 3) */
+    int components;                 /* set by the caller: a components decode (gj_j2k_decode_components) */
+    j2k_out_plane *planes;          /* set by host_decode.c before the build, which adds their jobs */
+    size_t nb_planes, planes_cap;
+    gj_j2k_plane_job *plane_jobs;
     size_t nb_plane_jobs, plane_jobs_cap;
-    uint32_t plane_first[3], plane_count[3];
-    uint64_t plane_threads[3];
-    int plane_w[3], plane_h[3];     /* each component's size in the decoded picture */
     gj_j2k_out_params out;          /* nb_comps, precision, signedness (the caller adds the pixel layout) */
-    int out_width, out_height;      /* the decoded picture (host_decode.c: known before T2) */
+    int out_width, out_height;      /* the decoded picture (host_decode.c: known before T2); for a */
+                                    /* components decode, the gray8 buffer holding the planes */
     uint16_t *palette;              /* a JP2 palette (out.palette_entries x out.palette_columns), or NULL */
     enum gj_pixel_format native_format;
 } j2k_layout;
 
 /*
  * Builds the tables for the tiles (every tile of s, T2 done) decoded at
- * 1/2^reduce of the full size, for interleaved or (l->planar set) planar output.
+ * 1/2^reduce of the full size, for interleaved or (l->planar set) planar output
+ * (into l->planes, which the caller sets up).
  * Returns 0 or a negative code (picture too large, ...).
  */
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce);

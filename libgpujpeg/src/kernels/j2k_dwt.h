@@ -12,8 +12,10 @@
  * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
  * GJ_J2K_FRAC_BITS() fractional bits and 24-bit constants: the same on every device.
  * gj_j2k_idwt_lines also reads and writes 16-bit coefficients (j2k_coef.h): it
- * lifts in 32 bits, the 9/7 path's values shifted up by the job's `shift` on the
- * way in and rounded back on the way out (the two-buffer kernels stay 32-bit).
+ * lifts in 32 bits, the 9/7 path's values shifted up by the job's `shift_in` on
+ * the way in and rounded back by `shift_out` on the way out (the fractions of
+ * the level and, for a vertical step, of the next one: j2k/coef_range.h); the
+ * two-buffer kernels stay 32-bit.
  */
 #ifndef GJ_KERNELS_J2K_DWT_H
 #define GJ_KERNELS_J2K_DWT_H
@@ -227,7 +229,7 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
     gj_u32 parity, n, c, r0, rows, local_along, first_at;
     GJ_GLOBAL const gj_j2k_dwt_job *j;
     GJ_LOCAL gj_i32 *mine;
-    gj_i32 shift;
+    gj_i32 shift_in, shift_out;
 
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + 1, sizeof(gj_j2k_dwt_job) / 4, count, g)];
@@ -238,7 +240,8 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
     lines = gj_min(j->lines, (j->vertical ? j->width : j->height) - across);
     low = j->low_count;
     parity = j->parity;
-    shift = (gj_i32)j->shift;
+    shift_in = (gj_i32)j->shift_in;
+    shift_out = (gj_i32)j->shift_out;
     if (n * lines > GJ_J2K_DWT_LINE)
         return;     /* the host takes the two-buffer kernels for such lines */
     rows = size / lines;
@@ -252,7 +255,7 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
     for (gj_u32 s = r0; s < n; s += rows) {
         gj_i32 v = gj_j2k_coef_load(buf, first_at + s * along, wide);
 
-        mine[s * local_along] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v << shift), s >= low, (gj_i32)n,
+        mine[s * local_along] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v << shift_in), s >= low, (gj_i32)n,
                                                          irreversible);
     }
     gj_barrier();
@@ -276,8 +279,8 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
         gj_u32 high = (i + parity) & 1u;
         gj_i32 v = mine[(gj_u32)gj_j2k_subband_index((gj_i32)i, parity, low, high) * local_along];
 
-        if (shift)
-            v = (gj_i32)(((gj_i64)v + ((gj_i64)1 << (shift - 1))) >> shift);
+        if (shift_out)
+            v = (gj_i32)(((gj_i64)v + ((gj_i64)1 << (shift_out - 1))) >> shift_out);
         gj_j2k_coef_store(buf, first_at + i * along, v, wide);
     }
 }

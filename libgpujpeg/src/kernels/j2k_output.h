@@ -87,26 +87,25 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
         if (col != GJ_J2K_DIRECT)
             s = palette[gj_min(s, p->palette_entries - 1u) * p->palette_columns + col];
         s <<= p->shift[c];
-        if (p->bytes_per_sample == 1) {
-            out[at + c] = (gj_u8)s;
-        } else {
-            out[at + 2 * c] = (gj_u8)s;
-            out[at + 2 * c + 1] = (gj_u8)(s >> 8);
-        }
+        out[at] = (gj_u8)s;
+        if (p->bytes_per_sample == 2)
+            out[at + 1] = (gj_u8)(s >> 8);
+        at += p->channel_step;
     }
 }
 
 /*
- * Planar output: one component into its own plane of 8-bit samples (components
- * of different sizes carry no component transform), DC shift and clamp as above.
+ * Planar output: one component into its own plane of 8- or 16-bit samples
+ * (`bytes`; components of different sizes carry no component transform), DC shift
+ * and clamp as above.
  */
 GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
-                               gj_u32 precision, gj_u32 shift, GJ_GLOBAL const gj_i32 *coef,
+                               gj_u32 precision, gj_u32 shift, gj_u32 bytes, GJ_GLOBAL const gj_i32 *coef,
                                GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch, gj_u32 wide)
 {
-    gj_u64 id = gj_global_id();
+    gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_plane_job *j;
-    gj_u32 k, x, y;
+    gj_u32 k, x, y, s;
     gj_i64 v;
 
     if (id >= total)
@@ -117,7 +116,11 @@ GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 fi
     x = k % j->width;
     y = k / j->width;
     v = gj_j2k_fix_round(gj_j2k_coef_load(coef, j->coef_offset + y * j->stride + x, wide), j->frac_bits);
-    out[offset + (gj_u64)(j->y0 + y) * pitch + j->x0 + x] = (gj_u8)(gj_j2k_to_sample(v, precision, 0) << shift);
+    s = gj_j2k_to_sample(v, precision, 0) << shift;
+    at = offset + (gj_u64)(j->y0 + y) * pitch + (gj_u64)(j->x0 + x) * bytes;
+    out[at] = (gj_u8)s;
+    if (bytes == 2)
+        out[at + 1] = (gj_u8)(s >> 8);
 }
 
 #endif /* GJ_KERNELS_J2K_OUTPUT_H */

@@ -76,7 +76,8 @@ typedef struct gj_j2k_dwt_job {
     gj_u32 parity;              /* the first sample's coordinate is odd */
     gj_u32 vertical;
     gj_u32 lines;               /* lines per work-group of gj_j2k_idwt_lines */
-    gj_u32 shift;               /* 9/7 in 16-bit coefficients: GJ_J2K_FRAC_BITS() minus the stored fraction */
+    gj_u32 shift_in;            /* 9/7 in 16-bit coefficients: GJ_J2K_FRAC_BITS() minus the stored fraction */
+    gj_u32 shift_out;           /* of the values read, and of those written (a level's output has the next's) */
 } gj_j2k_dwt_job;
 
 /*
@@ -127,6 +128,7 @@ typedef struct gj_j2k_out_params {
     gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];   /* per channel: left shift to the output's depth (MSB-aligned, as FFmpeg) */
     gj_u32 bytes_per_sample;        /* 1 or 2 */
     gj_u32 pixel_stride;            /* bytes from one pixel to the next (interleaved) */
+    gj_u32 channel_step;            /* bytes from one channel to the next: the sample's, or a plane's */
     gj_u32 pitch;                   /* bytes per output row */
     gj_u32 offset_lo, offset_hi;    /* the picture's first byte in the output buffer */
 } gj_j2k_out_params;
