@@ -63,6 +63,19 @@ typedef long long gj_i64;
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
 #define GJ_NO_UNROLL _Pragma("unroll 1")
+/*
+ * A local pointer whose address the compiler keeps in a register. A __shared__
+ * array's address is a constant to nvcc, and on sm_90 ptxas rebuilds it at every
+ * use (S2R SR_CgaCtaId and three more instructions); an address it cannot see
+ * through is computed once. Elsewhere the pointer itself.
+ */
+template <typename T> static __device__ __forceinline__ T *gj_local_pin(T *p)
+{
+    unsigned s = (unsigned)__cvta_generic_to_shared(p);
+
+    asm volatile("" : "+r"(s));
+    return (T *)__cvta_shared_to_generic(s);
+}
 
 #elif defined(__OPENCL_VERSION__)
 /* ---------------------------------------------------------------- OpenCL C */
@@ -103,6 +116,7 @@ typedef long gj_i64;
 #define gj_max(a, b) max((a), (b))
 #define GJ_UNROLL _Pragma("unroll")
 #define GJ_NO_UNROLL _Pragma("unroll 1")
+#define gj_local_pin(p) (p)
 
 #else
 /* ---------------------------------------------------------------- host C

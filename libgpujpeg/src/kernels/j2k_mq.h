@@ -131,9 +131,12 @@ GJ_FUNC void gj_j2k_mq_renorm(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, gj_u32 
  * when A needs renormalising. The common MPS without renormalisation (C >= Qe and
  * A - Qe >= 0x8000) is tested on the word itself, without extracting Qe first:
  * A's low half is 0 and the word's low half is below 0x10000, so x >= Qe is
- * (x | 0xFFFF) >= word for either. The shift is known without counting A's
- * leading zeros: after an LPS exchange A = Qe (the word's bits 8-11); after an
- * MPS exchange A - Qe lies between 0x8000 - 0x5601 and 0x8000, one or two shifts.
+ * (x | 0xFFFF) >= word for either. That saves the extraction's latency; where
+ * instruction issue sets the time (speculate 0, below), C >= Qe and bit 31 of
+ * A - Qe (A - Qe >= 0x8000, as A < 0x10000) are tested: three instructions fewer.
+ * The shift is known without counting A's leading zeros: after an LPS exchange
+ * A = Qe (the word's bits 8-11); after an MPS exchange A - Qe lies between
+ * 0x8000 - 0x5601 and 0x8000, one or two shifts.
  *
  * speculate (a constant of the kernel): both next words are loaded before they are
  * known to be needed, so that the loads' latency overlaps the tests instead of
@@ -153,7 +156,8 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
     }
 
     /* A >= 0x8000 always: A - 0x8000 is A with bit 31 cleared */
-    if ((m->c | 0xFFFFu) >= old && ((m->a & 0x7FFFFFFFu) | 0xFFFFu) >= old) {
+    if (speculate ? (m->c | 0xFFFFu) >= old && ((m->a & 0x7FFFFFFFu) | 0xFFFFu) >= old
+                  : m->c >= qe && (gj_i32)a < 0) {
         m->c -= qe;
         m->a = a;
         return old & 1u;
@@ -169,7 +173,8 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
         a = qe;
         n = (old >> 8) & 0xFu;
     }
-    *w = speculate ? (lps ? next_lps : next_mps) : trans[(old & 0x7Fu) | lps << 7];
+    /* the LPS half's base by a select: one instruction fewer than the index's bit 7 */
+    *w = speculate ? (lps ? next_lps : next_mps) : (trans + (lps ? 128 : 0))[old & 0x7Fu];
     gj_j2k_mq_renorm(m, data, a, n);
     return (old & 1u) ^ lps;
 }
