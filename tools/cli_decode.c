@@ -285,6 +285,16 @@ static int write_picture(decode_session *s, const char *out, const gj_frame *fra
     return ret;
 }
 
+/* A JPEG 2000 picture's components as PGX files. */
+static int write_components(decode_session *s, const char *out)
+{
+    int ret = output_write_pgx(out, &s->components);
+
+    if (ret < 0)
+        cli_error(out, "%s", output_error(ret));
+    return ret;
+}
+
 static int read_picture_info(const uint8_t *data, size_t size, picture_info *info)
 {
     int ret;
@@ -330,35 +340,10 @@ static int pick_formats(const decode_options *o, const char *in, const picture_i
     return 0;
 }
 
-/* A JPEG 2000 picture's components into PGX files (--repeat times). */
-static int decode_components(decode_session *s, const char *in, const char *out, const picture_info *info)
-{
-    const decode_options *o = s->opts;
-    int ret = 0;
-
-    if (!info->j2k) {
-        cli_error(in, "pgx holds JPEG 2000 components; this is a JPEG");
-        return GJ_ERROR_INVAL;
-    }
-    for (int r = 0; r < o->repeat; r++) {
-        cli_mute_warnings(r > 0);
-        ret = gj_j2k_decode_components(s->j2k, s->buf, s->size, &s->components);
-        cli_mute_warnings(0);
-        if (ret < 0)
-            return cli_report(in, ret);
-        s->decoded++;
-        s->pixels += (double)info->width * info->height;
-        progress_update(&s->progress, ++s->done);
-    }
-    if ((ret = output_write_pgx(out, &s->components)) < 0)
-        cli_error(out, "%s", output_error(ret));
-    return ret;
-}
-
 static int decode_input(decode_session *s, const char *in, const char *out)
 {
     const decode_options *o = s->opts;
-    enum gj_pixel_format format, result;
+    enum gj_pixel_format format = GJ_PIX_FMT_NONE, result = GJ_PIX_FMT_NONE;
     picture_info info;
     int ret;
 
@@ -366,20 +351,30 @@ static int decode_input(decode_session *s, const char *in, const char *out)
     if ((ret = cli_read_file(in, &s->buf, &s->buf_capacity, &s->size)) < 0 ||
         (ret = read_picture_info(s->buf, s->size, &info)) < 0)
         return cli_report(in, ret);
-    if (o->module->components)
-        return decode_components(s, in, out, &info);
-    if ((ret = pick_formats(o, in, &info, &format, &result)) < 0)
+    if (o->module->components) {
+        if (!info.j2k) {
+            cli_error(in, "pgx holds JPEG 2000 components; this is a JPEG");
+            return GJ_ERROR_INVAL;
+        }
+    } else if ((ret = pick_formats(o, in, &info, &format, &result)) < 0) {
         return ret;
+    }
     for (int r = 0; r < o->repeat; r++) {
         cli_mute_warnings(r > 0);
-        ret = decode_picture(s, &info, format, result);
+        ret = o->module->components ? gj_j2k_decode_components(s->j2k, s->buf, s->size, &s->components)
+                                    : decode_picture(s, &info, format, result);
         cli_mute_warnings(0);
         if (ret < 0)
             return cli_report(in, ret);
         s->decoded++;
-        s->pixels += (double)s->frame.width * s->frame.height;
+        /* of the decoded picture: a components decode's first component */
+        s->pixels += o->module->components
+                         ? (double)s->components.planes[0].width * s->components.planes[0].height
+                         : (double)s->frame.width * s->frame.height;
         progress_update(&s->progress, ++s->done);
     }
+    if (o->module->components)
+        return write_components(s, out);
     return o->module->write ? write_picture(s, out, &s->frame) : 0;
 }
 

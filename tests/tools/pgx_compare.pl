@@ -35,31 +35,30 @@ sub read_pgx {
 my ($sign, $depth, $w, $h, @want) = read_pgx($ref);
 my @got;
 my $o = slurp($ours);
-if ($o =~ /^PG\s/) {
+my $ours_pgx = $o =~ /^PG\s/;
+if ($ours_pgx) {
     my ($osign, $odepth, $ow, $oh);
     ($osign, $odepth, $ow, $oh, @got) = read_pgx($ours);
     die "pgx_compare.pl: ours is ${ow}x$oh $osign$odepth bits, the reference ${w}x$h $sign$depth bits\n"
         if $ow != $w || $oh != $h || $odepth != $depth || ($osign eq '-') != ($sign eq '-');
+} elsif (defined $planes) {
+    my @sizes = map { [ split /x/ ] } split /,/, $planes;
+    my $offset = 0;
+    $offset += $sizes[$_][0] * $sizes[$_][1] for 0 .. $comp - 1;
+    die "pgx_compare.pl: plane $comp is $sizes[$comp][0]x$sizes[$comp][1], the reference ${w}x$h\n"
+        if $sizes[$comp][0] != $w || $sizes[$comp][1] != $h;
+    @got = unpack('C*', substr($o, $offset, $w * $h));
 } else {
-    if (defined $planes) {
-        my @sizes = map { [ split /x/ ] } split /,/, $planes;
-        my $offset = 0;
-        $offset += $sizes[$_][0] * $sizes[$_][1] for 0 .. $comp - 1;
-        die "pgx_compare.pl: plane $comp is $sizes[$comp][0]x$sizes[$comp][1], the reference ${w}x$h\n"
-            if $sizes[$comp][0] != $w || $sizes[$comp][1] != $h;
-        @got = unpack('C*', substr($o, $offset, $w * $h));
-    } else {
-        $o =~ s/^(P[56])\s+(\d+)\s+(\d+)\s+(\d+)\s//s or die "pgx_compare.pl: $ours: not a PGM/PPM\n";
-        my ($channels, $ow, $oh, $max) = ($1 eq 'P6' ? 3 : 1, $2, $3, $4);
-        die "pgx_compare.pl: ours is ${ow}x$oh, the reference ${w}x$h\n" if $ow != $w || $oh != $h;
-        my @all = $max > 255 ? unpack('n*', $o) : unpack('C*', $o);
-        my $shift = ($max > 255 ? 16 : 8) - $depth;
-        $shift = 0 if $shift < 0;
-        @got = map { $all[$_ * $channels + $comp] >> $shift } 0 .. $w * $h - 1;
-    }
-    # Signed samples come offset by 2^(depth - 1), as the decoder stores them.
-    @got = map { $_ - (1 << ($depth - 1)) } @got if $sign eq '-';
+    $o =~ s/^(P[56])\s+(\d+)\s+(\d+)\s+(\d+)\s//s or die "pgx_compare.pl: $ours: not a PGM/PPM\n";
+    my ($channels, $ow, $oh, $max) = ($1 eq 'P6' ? 3 : 1, $2, $3, $4);
+    die "pgx_compare.pl: ours is ${ow}x$oh, the reference ${w}x$h\n" if $ow != $w || $oh != $h;
+    my @all = $max > 255 ? unpack('n*', $o) : unpack('C*', $o);
+    my $shift = ($max > 255 ? 16 : 8) - $depth;
+    $shift = 0 if $shift < 0;
+    @got = map { $all[$_ * $channels + $comp] >> $shift } 0 .. $w * $h - 1;
 }
+# Signed samples come offset by 2^(depth - 1) as the decoder stores them, but in PGX files.
+@got = map { $_ - (1 << ($depth - 1)) } @got if $sign eq '-' && !$ours_pgx;
 die "pgx_compare.pl: " . scalar(@got) . " samples, the reference has " . scalar(@want) . "\n"
     if @got != @want;
 my ($peak, $sum) = (0, 0);

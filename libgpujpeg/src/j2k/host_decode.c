@@ -141,6 +141,13 @@ static int transform_group(const gj_j2k_stream *s)
            c[2].dy == c[0].dy;
 }
 
+/* The main header asks for the component transform on components that cannot take it: OpenJPEG leaves it out too. */
+static void warn_lost_transform(const gj_j2k_stream *s)
+{
+    if (s->cod.mct && !transform_group(s))
+        gj_log(GJ_LOG_WARNING, "codestream: components 0-2 differ in size: no component transform");
+}
+
 /* Appends component c's plane at 1/2^reduce (its place in a components buffer set apart). */
 static int add_plane(j2k_layout *l, const gj_j2k_stream *s, int c, int reduce, uint32_t shift, uint32_t bytes)
 {
@@ -176,8 +183,7 @@ static int lay_out_components(const gj_j2k_stream *s, int reduce, j2k_layout *l)
     uint64_t at = 0;
 
     memset(o, 0, sizeof(*o));
-    if (s->cod.mct && !group)
-        gj_log(GJ_LOG_WARNING, "codestream: components 0-2 differ in size: no component transform");
+    warn_lost_transform(s);
     for (int c = 0; c < s->nb_comps; c++) {
         if (s->comps[c].precision > 16)
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: component %d of %d bits (at most 16)",
@@ -336,8 +342,7 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         l->out_width = (int)j2k_reduced_extent(s.x0, s.x1, s.comps[0].dx, reduce);
         l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
         if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
-            if (s.cod.mct)
-                gj_log(GJ_LOG_WARNING, "codestream: components 0-2 differ in size: no component transform");
+            warn_lost_transform(&s);
             for (int c = 0; c < 3 && ret >= 0; c++)
                 ret = add_plane(l, &s, c, reduce, l->out.shift[c], 1);
         }

@@ -16,7 +16,6 @@
 
 #define GROW(l, arr, count, cap, extra) J2K_GROW((l)->arr, (l)->count, (l)->cap, extra)
 
-/* The code-block's segments and bytes, in order, into the tables. */
 /* Each tile-component's stored 9/7 fractions by level (coef_range.h's frac[]), `stride` apart. */
 typedef struct j2k_fractions {
     int *bits;
@@ -28,6 +27,7 @@ static int *fractions_of(const j2k_fractions *f, const gj_j2k_stream *s, int t, 
     return f->bits + ((size_t)t * (size_t)s->nb_comps + (size_t)c) * (size_t)f->stride;
 }
 
+/* The code-block's segments and bytes, in order, into the tables. */
 static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock *cb, gj_j2k_cblk *d)
 {
     int ret;

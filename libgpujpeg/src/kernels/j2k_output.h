@@ -36,6 +36,14 @@ GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i64 v, gj_u32 precision, gj_u32 is_signed)
     return (gj_u32)(v < 0 ? 0 : v > max ? max : v);
 }
 
+/* A sample of 1 or 2 bytes (little-endian) at out[at]. */
+GJ_FUNC void gj_j2k_store_sample(GJ_GLOBAL gj_u8 *out, gj_u64 at, gj_u32 s, gj_u32 bytes)
+{
+    out[at] = (gj_u8)s;
+    if (bytes == 2)
+        out[at + 1] = (gj_u8)(s >> 8);
+}
+
 GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj_u64 total,
                         GJ_GLOBAL const gj_j2k_out_params *p, GJ_GLOBAL const gj_i32 *coef,
                         GJ_GLOBAL const gj_u16 *palette, GJ_GLOBAL gj_u8 *out, gj_u32 wide)
@@ -86,10 +94,7 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
         /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
         if (col != GJ_J2K_DIRECT)
             s = palette[gj_min(s, p->palette_entries - 1u) * p->palette_columns + col];
-        s <<= p->shift[c];
-        out[at] = (gj_u8)s;
-        if (p->bytes_per_sample == 2)
-            out[at + 1] = (gj_u8)(s >> 8);
+        gj_j2k_store_sample(out, at, s << p->shift[c], p->bytes_per_sample);
         at += p->channel_step;
     }
 }
@@ -103,9 +108,9 @@ GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 fi
                                gj_u32 precision, gj_u32 shift, gj_u32 bytes, GJ_GLOBAL const gj_i32 *coef,
                                GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch, gj_u32 wide)
 {
-    gj_u64 id = gj_global_id(), at;
+    gj_u64 id = gj_global_id();
     GJ_GLOBAL const gj_j2k_plane_job *j;
-    gj_u32 k, x, y, s;
+    gj_u32 k, x, y;
     gj_i64 v;
 
     if (id >= total)
@@ -116,11 +121,8 @@ GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 fi
     x = k % j->width;
     y = k / j->width;
     v = gj_j2k_fix_round(gj_j2k_coef_load(coef, j->coef_offset + y * j->stride + x, wide), j->frac_bits);
-    s = gj_j2k_to_sample(v, precision, 0) << shift;
-    at = offset + (gj_u64)(j->y0 + y) * pitch + (gj_u64)(j->x0 + x) * bytes;
-    out[at] = (gj_u8)s;
-    if (bytes == 2)
-        out[at + 1] = (gj_u8)(s >> 8);
+    gj_j2k_store_sample(out, offset + (gj_u64)(j->y0 + y) * pitch + (gj_u64)(j->x0 + x) * bytes,
+                        gj_j2k_to_sample(v, precision, 0) << shift, bytes);
 }
 
 #endif /* GJ_KERNELS_J2K_OUTPUT_H */
