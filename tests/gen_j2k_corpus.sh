@@ -267,6 +267,10 @@ components four12 12 1x1:2x1:1x2:2x2 0 -n 4
 components five_rct 8 1x1:1x1:1x1:1x1:1x1 0 -mct 1
 components four_lossy 8 1x1:1x1:2x2:2x2 2 -I -r 20
 components three_ict 8 1x1:1x1:1x1 2 -I -mct 1 -r 10
+# A palette on component 0 of components_two, whose subsampled component 1 the map leaves out.
+perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/components_two.j2k" "$out/lossless_palette_sub_jp2.jp2"
+opj_decompress -i "$out/lossless_palette_sub_jp2.jp2" -o "$out/lossless_palette_sub_jp2_ref.ppm" > "$out/opj.log" 2>&1
+echo lossless_palette_sub_jp2 >> "$tests"
 
 # ------------------------------------------------------------------ four components (RGBA)
 { printf 'P7\nWIDTH 67\nHEIGHT 45\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'

@@ -76,8 +76,13 @@ static void check_layout(const j2k_layout *l)
 
         REQUIRE((uint64_t)o->x0 + o->width <= w);
         REQUIRE((uint64_t)o->y0 + o->height <= h);
-        for (uint32_t c = 0; c < l->out.nb_comps; c++)
+        /* The components it reads lie within their own regions: rows no wider than theirs. */
+        for (uint32_t c = 0; c < l->out.nb_comps; c++) {
+            if (!(l->out.read_mask >> c & 1u))
+                continue;
+            REQUIRE(o->width <= o->stride[c]);
             REQUIRE(inside(o->coef_offset[c], o->stride[c], o->width, o->height, l->coef_count));
+        }
     }
     for (size_t i = 0; l->planar && i < l->nb_planes; i++) {
         const j2k_out_plane *p = &l->planes[i];

@@ -1,7 +1,8 @@
 #!/usr/bin/perl
-# jp2_palette.pl IN.j2k OUT.jp2: wraps a one-component 8-bit codestream in a JP2 file
-# (T.800 Annex I) whose palette (pclr: 256 entries x 3 columns) and component map
-# (cmap) make it an RGB picture; opj_compress cannot write palettes.
+# jp2_palette.pl IN.j2k OUT.jp2: wraps a codestream whose component 0 has 8 bits in a
+# JP2 file (T.800 Annex I) whose palette (pclr: 256 entries x 3 columns) and component
+# map (cmap) make component 0 an RGB picture, leaving any others out; opj_compress
+# cannot write palettes.
 use strict;
 use warnings;
 
@@ -18,7 +19,8 @@ close($in);
 my $siz = index($cs, "\xff\x51");
 die "jp2_palette.pl: $ARGV[0]: no SIZ\n" if $siz < 0;
 my ($w, $h) = unpack('N2', substr($cs, $siz + 6, 8));
-my $ihdr = box('ihdr', pack('NNnCCCC', $h, $w, 1, 7, 7, 0, 0));
+my $nc = unpack('n', substr($cs, $siz + 38, 2));
+my $ihdr = box('ihdr', pack('NNnCCCC', $h, $w, $nc, 7, 7, 0, 0));
 my $colr = box('colr', pack('CCCN', 1, 0, 0, 16));                  # enumerated sRGB
 my $pclr = box('pclr', pack('nC', 256, 3) . pack('C3', 7, 7, 7) .
                join('', map { pack('C3', $_, 255 - $_, ($_ * 7) & 255) } 0 .. 255));

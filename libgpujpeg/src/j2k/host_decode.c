@@ -206,6 +206,7 @@ static int lay_out_components(const gj_j2k_stream *s, int reduce, j2k_layout *l)
     if (group) {
         /* The interleaved stage writes channel c at c x channel_step past plane 0's sample. */
         o->nb_comps = o->nb_channels = 3;
+        o->read_mask = 7;
         o->bytes_per_sample = group_bytes;
         o->pixel_stride = group_bytes;
         o->pitch = (gj_u32)l->planes[0].linesize;
@@ -281,6 +282,8 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
     for (gj_u32 c = 0; c < o->nb_comps; c++) {
         o->precision[c] = (gj_u32)s->comps[c].precision;
         o->is_signed[c] = (gj_u32)s->comps[c].is_signed;
+        if (s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy)
+            o->read_mask |= 1u << c;
     }
     o->nb_channels = boxes->nb_channels ? (gj_u32)boxes->nb_channels : o->nb_comps;
     for (gj_u32 c = 0; c < o->nb_channels; c++) {
@@ -341,8 +344,8 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         /* Before T2: the decoder's early T1 launch (early.h) places its work in the picture. */
         l->out_width = (int)j2k_reduced_extent(s.x0, s.x1, s.comps[0].dx, reduce);
         l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
+        warn_lost_transform(&s);
         if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
-            warn_lost_transform(&s);
             for (int c = 0; c < 3 && ret >= 0; c++)
                 ret = add_plane(l, &s, c, reduce, l->out.shift[c], 1);
         }

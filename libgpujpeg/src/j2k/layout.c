@@ -283,7 +283,8 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
         o->y0 = (gj_u32)top->y0 - oy;
         o->width = (gj_u32)(top->x1 - top->x0);
         o->height = (gj_u32)(top->y1 - top->y0);
-        o->mct = (gj_u32)ts->tile->cod.mct;
+        /* G.2, G.3: components 0-2 of one size, as OpenJPEG (host_decode.c warns of the others). */
+        o->mct = (gj_u32)ts->tile->cod.mct && (l->out.read_mask & 7u) == 7u;
         for (int c = 0; c < nc; c++) {
             const j2k_tile_component *tc = &ts->comps[c];
             const j2k_resolution *rc = &tc->res[tc->nb_res - 1 - reduce];

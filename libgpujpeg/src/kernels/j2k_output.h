@@ -59,8 +59,9 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     k = (gj_u32)(id - t->thread_first);
     x = k % t->width;
     y = k / t->width;
+    /* A JP2 component map may leave out a subsampled component: its region is smaller than this tile's. */
     for (c = 0; c < p->nb_comps; c++)
-        v[c] = gj_j2k_coef_load(coef, t->coef_offset[c] + y * t->stride[c] + x, wide);
+        v[c] = p->read_mask >> c & 1u ? gj_j2k_coef_load(coef, t->coef_offset[c] + y * t->stride[c] + x, wide) : 0;
     if (t->mct && t->frac_bits[0]) {
         /* G-6 on the fixed-point values, in component 0's fraction. */
         gj_u32 f = t->frac_bits[0];

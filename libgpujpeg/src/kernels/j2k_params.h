@@ -116,7 +116,8 @@ typedef struct gj_j2k_plane_job {
 #define GJ_J2K_DIRECT 0xFFFFFFFFu
 
 typedef struct gj_j2k_out_params {
-    gj_u32 nb_comps;                /* components read */
+    gj_u32 nb_comps;                /* components 0 to nb_comps - 1 ... */
+    gj_u32 read_mask;               /* ... of those, the ones read (a bit each): those of component 0's size */
     gj_u32 precision[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 is_signed[GJ_J2K_MAX_OUT_COMPS];
     /* Channels written, each from a component, directly or through a palette column
