@@ -102,6 +102,13 @@ stream lossless tile_parts photo.ppm -t 96,96 -n 3 -TP R -r 10,1
 stream lossless plt_tlm photo.ppm -PLT -TLM -t 160,128
 stream lossless poc photo.ppm -POC T1=0,0,1,6,3,CPRL/T1=0,0,2,6,3,LRCP -r 20,1
 stream lossless roi photo.ppm -ROI c=0,U=2
+# Code-blocks whose missing bit-planes pass Mb, as a max-shift ROI encoder writes them
+# (opj_compress does not): six of Mb's bit-planes moved to the ROI shift.
+opj_compress -i "$out/gray.pgm" -o "$out/roi_gray.j2k" -ROI c=0,U=2 > "$out/opj.log" 2>&1
+perl "$(dirname "$0")/tools/j2k_roi_planes.pl" "$out/roi_gray.j2k" "$out/lossless_roi_planes.j2k" 6
+rm -f "$out/roi_gray.j2k"
+opj_decompress -i "$out/lossless_roi_planes.j2k" -o "$out/lossless_roi_planes_ref.pgm" > "$out/opj.log" 2>&1
+echo lossless_roi_planes >> "$tests"
 stream lossless file_jp2 photo.ppm
 # A palette (pclr + cmap) around the gray stream, decoded through it by opj_decompress.
 perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/lossless_gray.j2k" "$out/lossless_palette_jp2.jp2"

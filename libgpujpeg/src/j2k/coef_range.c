@@ -60,7 +60,7 @@ static double larger(double a, double b)
 }
 
 /* The most bit-planes (with the ROI shift) of one sub-band's code-blocks, 0 if none is coded. */
-static int band_planes(const j2k_tile_state *ts, const j2k_resolution *res, int b, int roi_shift)
+static int band_planes(const j2k_tile_state *ts, const j2k_resolution *res, int b)
 {
     int planes = 0;
 
@@ -70,8 +70,8 @@ static int band_planes(const j2k_tile_state *ts, const j2k_resolution *res, int 
         for (int i = 0; i < pb->cw * pb->ch; i++) {
             const j2k_codeblock *cb = &ts->cblks[pb->first_cblk + i];
 
-            if (cb->passes && cb->coded_planes > 0 && cb->coded_planes + roi_shift > planes)
-                planes = cb->coded_planes + roi_shift;
+            if (cb->passes && cb->coded_planes > planes)
+                planes = cb->coded_planes;
         }
     }
     return planes;
@@ -102,7 +102,7 @@ static int band_bounds(const j2k_tile_state *ts, int c, int top, double (*bound)
         bound[r][0] = bound[r][1] = bound[r][2] = bound[r][3] = 0;
         for (int b = 0; b < res->nb_bands; b++) {
             const j2k_band *bd = &res->bands[b];
-            int planes = band_planes(ts, res, b, comp->roi_shift);
+            int planes = band_planes(ts, res, b);
             double step = reversible ? 1 : (1 + bd->mantissa / 2048.0) *
                                            pow2(comp->precision + bd->log2_gain - bd->exponent);
 

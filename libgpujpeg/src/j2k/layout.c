@@ -91,7 +91,7 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
                          int fraction)
 {
     gj_j2k_cblk *d;
-    int planes = cb->coded_planes + comp->roi_shift, ret;
+    int planes = cb->coded_planes, ret;
 
     if (cb->early) {
         /* Its T1 ran early: described for gj_j2k_t1_place, which takes no data. */
@@ -119,7 +119,7 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
         d->step_mult = 2048u + (gj_u32)band->mantissa;
         d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + fraction;
     }
-    if (!cb->passes || cb->coded_planes <= 0)
+    if (!cb->passes || planes <= 0)
         return 0;       /* nothing coded: zeros */
     if (planes > 30 || comp->roi_shift > 30)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %d bit-planes in a code-block", planes);

@@ -125,12 +125,13 @@ static int floor_log2(unsigned v)
 
 /* B.10.4-B.10.7: one code-block's part of a packet header. */
 static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const j2k_band *band,
-                                 int i, int layer, int style)
+                                 const j2k_component *comp, int i, int layer)
 {
     j2k_tile_state *ts = pr->ts;
     int index = pb->first_cblk + i;
     j2k_codeblock *cb = &ts->cblks[index];
     j2k_bits *b = &pr->header;
+    int style = comp->coding.cblk_style;
     int included, passes, ret;
 
     if (!cb->included)
@@ -146,7 +147,10 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
             return gj_fail(GJ_ERROR_INVALIDDATA, "packet header: %s",
                            b->overrun ? "truncated in a code-block's missing bit-planes" :
                                         "more than 74 missing bit-planes in a code-block");
-        cb->coded_planes = band->mb - pb->zero_planes.nodes[i].value;
+        /* With the max-shift ROI (Annex H) a code-block has up to Mb + s bit-planes,
+         * P counting from the top of them (as OpenJPEG reads it): one of background
+         * alone misses more than Mb (conformance stream p0_06). */
+        cb->coded_planes = band->mb + comp->roi_shift - pb->zero_planes.nodes[i].value;
         cb->included = 1;
     }
     passes = read_pass_count(b);
@@ -191,7 +195,7 @@ static int read_packet(packet_reader *pr, const packet_id *id, int layer)
     j2k_tile_state *ts = pr->ts;
     const j2k_tile *t = ts->tile;
     j2k_resolution *res = &ts->comps[id->comp].res[id->res];
-    int style = t->comps[id->comp].coding.cblk_style;
+    const j2k_component *comp = &t->comps[id->comp];
     j2k_bits *b = &pr->header;
     int keep = layer < pr->max_layers;
     size_t k;
@@ -208,7 +212,7 @@ static int read_packet(packet_reader *pr, const packet_id *id, int layer)
             j2k_precinct_band *pb = j2k_precinct_band_at(res, id->prec, band);
 
             for (int i = 0; i < pb->cw * pb->ch; i++)
-                if ((ret = read_codeblock_header(pr, pb, &res->bands[band], i, layer, style)) < 0)
+                if ((ret = read_codeblock_header(pr, pb, &res->bands[band], comp, i, layer)) < 0)
                     return ret;
         }
     }

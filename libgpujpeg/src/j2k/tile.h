@@ -28,7 +28,7 @@ typedef struct j2k_chunk {
 
 typedef struct j2k_codeblock {
     int x0, y0, x1, y1;         /* in sub-band coordinates */
-    int coded_planes;           /* Mb - P, the bit-planes the coder may send */
+    int coded_planes;           /* Mb + ROI shift - P, the bit-planes the coder may send */
     int len_bits;               /* Lblock */
     int passes;                 /* coding passes received */
     int included;               /* appeared in a packet before */
