@@ -321,6 +321,10 @@ fate)
     # FILE is a FATE test of FFmpeg's build tree (tests/fate/gpujpeg.mak)
     hwaccel=opencl
     [ "$device" = cuda ] && hwaccel=cuda
+    # A bare `make check` after a reference changed: FFmpeg's tree still has the old copy.
+    ref=$(dirname "$0")/../ffmpeg-patches/tests/ref/fate/${file#fate-}
+    [ ! -f "$ref" ] || cmp -s "$ref" "$GJ_FFMPEG_BUILD/../src/tests/ref/fate/${file#fate-}" ||
+        fail "FFmpeg's tree has an older tests/ref/fate/${file#fate-} than ffmpeg-patches/: run make ffmpeg"
     rc=0
     env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout -k 5 $((limit * 5)) make --no-print-directory \
         -C "$GJ_FFMPEG_BUILD" "$file" GPUJPEG_HWACCEL=$hwaccel GPUJPEG_DEVICE="$device" > "$tmp/fate.log" 2>&1 || rc=$?
