@@ -216,6 +216,14 @@ static double idwt_97(double (*bound)[4], int r, int top, double unit)
     return larger(ll, larger(t, u));
 }
 
+/* The IDWT's stores' fraction: their worst case's, or `optimistic` where that is more. */
+static int stores_fraction(double worst, int optimistic, int most)
+{
+    int f = fraction_for(worst, most);
+
+    return gj_max(f, gj_min(optimistic, most));
+}
+
 /*
  * The fractions of each level (and the picture) from the bounds of its stores: the
  * sub-bands' (exact: T1 writes them) and the IDWT's. `idwt` and `idwt_picture`
@@ -225,12 +233,16 @@ static double idwt_97(double (*bound)[4], int r, int top, double unit)
 static void fractions_97(double (*bound)[4], int top, double unit, int most, int idwt, int idwt_picture,
                          int *frac)
 {
-    for (int r = 1; r <= top; r++)
-        frac[r] = gj_min(fraction_for(bands_97(bound, r), most),
-                         gj_max(fraction_for(idwt_97(bound, r, top, unit), most), gj_min(idwt, most)));
-    frac[top + 1] = top ? gj_max(fraction_for(idwt_97(bound, top + 1, top, unit), most), gj_min(idwt_picture, most))
+    for (int r = 1; r <= top; r++) {
+        int bands = fraction_for(bands_97(bound, r), most);
+        int stores = stores_fraction(idwt_97(bound, r, top, unit), idwt, most);
+
+        frac[r] = gj_min(bands, stores);
+    }
+    /* The picture: the last level's output, or without levels LL_0 itself (a sub-band). */
+    frac[top + 1] = top ? stores_fraction(idwt_97(bound, top + 1, top, unit), idwt_picture, most)
                         : fraction_for(bound[0][J2K_LL], most);
-    frac[0] = top ? frac[1] : frac[top + 1];
+    frac[0] = frac[1];
 }
 
 static int usable(const int *frac, int top)

@@ -30,8 +30,8 @@ struct gj_j2k_decoder {
     gj_j2k_out_params out;
     gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette, plane_jobs;
     gj_buffer saturated;        /* the IDWT's flag: a 16-bit store saturated (j2k_dwt.h) */
-    uint32_t *saturated_host;   /* its copy after an IDWT with optimistic fractions (layout.optimistic), */
-                                /* page-locked; allocated at the first */
+    uint32_t *saturated_host;   /* its copy after an IDWT with optimistic fractions (layout.optimistic): */
+                                /* page-locked, allocated by the first such IDWT */
     gj_buffer *coefs;           /* the decode's coefficients: &coef, or a lane's part of its batch's (decode_batch.c) */
     gj_frame staging;           /* device picture for host-memory output */
     j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */
