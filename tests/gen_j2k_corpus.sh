@@ -10,6 +10,8 @@
 #
 #   lossless_NAME   5/3 streams: our decode equals opj_decompress's bit for bit
 #   lossy_NAME      9/7 streams: every sample within 2 of opj_decompress's (float)
+#   lossy_saturate* 9/7 streams past 16-bit coefficients' optimistic bound: decoded
+#                   again (-v says so), as with GJ_J2K_WORST_CASE=1, and within 2 too
 #   reduce_N_NAME   --reduce N against opj_decompress -r N (bit for bit; lossy: within 2)
 #   layers_N_NAME   --layers N against opj_decompress -l N (the same)
 #   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
@@ -123,6 +125,26 @@ stream lossy quality photo.ppm -I -q 35
 stream lossy tiles photo.ppm -I -t 64,64 -n 4 -r 30
 stream lossy modes photo.ppm -I -M 63 -r 20
 stream lossy layers photo.ppm -I -r 80,40,10 -p RLCP
+# Streams whose values overshoot their 8 bits (tests/tools/j2k_guard_bits.pl: the
+# coefficients 2^DELTA times larger), past the optimistic bound of 16-bit coefficients
+# (libgpujpeg/src/j2k/coef_range.c): the IDWT flags a saturated store and the picture is
+# decoded again with the worst case's fractions (16-bit ones with 3 levels and twice the
+# values, from the photo; 32-bit with 5 levels and four times).
+# saturate NAME INPUT DELTA [opj_compress options]
+saturate() {
+    name=lossy_$1 in=$out/$2 delta=$3
+    shift 3
+    opj_compress -i "$in" -o "$out/$name.opj.j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    perl "$(dirname "$0")/tools/j2k_guard_bits.pl" "$out/$name.opj.j2k" "$out/$name.j2k" "$delta"
+    rm -f "$out/$name.opj.j2k"
+    opj_decompress -i "$out/$name.j2k" -o "$out/${name}_ref.${in##*.}" > "$out/opj.log" 2>&1
+    echo "$name" >> "$tests"
+}
+saturate saturate photo.ppm 1 -I -r 20 -n 3
+saturate saturate_wide photo.ppm 2 -I -r 20
 
 # ------------------------------------------------------------------ reduced resolution and layers
 # part N STREAM OPTION: STREAM decoded by opj_decompress with OPTION N (-r or -l).

@@ -186,10 +186,11 @@ tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 
 # The JPEG 2000 API on streams of the J2K corpus (GJ_J2K_CORPUS, exported by check-local).
 UNIT_TESTS += tests/unit/j2k_api
-tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c tests/unit/unit_check.h
+tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c tests/unit/unit_check.h tests/unit/unit_decoded_again.h
 tests_unit_j2k_api_LDADD = libgpujpeg.la
 UNIT_TESTS += tests/unit/j2k_batch
-tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h
+tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h \
+	tests/unit/unit_decoded_again.h
 tests_unit_j2k_batch_LDADD = libgpujpeg.la
 tests_unit_j2k_batch_LDFLAGS = -static
 
@@ -198,11 +199,11 @@ tests_unit_j2k_batch_LDFLAGS = -static
 # (tests/gen_j2k_corpus.sh); tests/j2k_check.sh runs each j2k/ test.
 EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl \
 	tests/j2k_conformance.sh tests/tools/pgx_compare.pl tests/tools/jp2_palette.pl tests/tools/raw_components.pl \
-	tests/tools/j2k_roi_planes.pl
+	tests/tools/j2k_roi_planes.pl tests/tools/j2k_guard_bits.pl
 
 tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools/pnm16.pl \
 		$(srcdir)/tests/tools/jp2_palette.pl $(srcdir)/tests/tools/raw_components.pl \
-		$(srcdir)/tests/tools/j2k_roi_planes.pl tests/tools/make_image$(EXEEXT)
+		$(srcdir)/tests/tools/j2k_roi_planes.pl $(srcdir)/tests/tools/j2k_guard_bits.pl tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_j2k_corpus.sh tests/j2k-corpus && touch $@
 
 # ---------------------------------------------------------------- JPEG encoding

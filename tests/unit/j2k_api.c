@@ -5,7 +5,10 @@
  * reused caller frame and a second decoder give the same bytes, packed and planar;
  * a picture kept in device memory has the host picture's size and format; the
  * reduced size; a components decode holds the picture's channels, again into the
- * same result and into device memory, and a two-component picture of another size.
+ * same result and into device memory, and a two-component picture of another size;
+ * pictures past the optimistic 16-bit fractions decode again (the log says so) into
+ * the bytes of a decoder that takes the worst case's (GJ_J2K_WORST_CASE=1), and
+ * others do not.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 
 #include "gpujpeg/gpujpeg.h"
 #include "unit_check.h"
+#include "unit_decoded_again.h"
 
 
 static void check_errors(gj_j2k_decoder *dec, const uint8_t *data, size_t size)
@@ -141,6 +145,69 @@ static void check_components(gj_device *dev, gj_j2k_decoder *dec, const char *rg
     free(other_data);
 }
 
+/* Whether two components decodes hold the same planes (the bytes between them are no one's). */
+static int same_components(const gj_j2k_components *a, const gj_j2k_components *b)
+{
+    if (a->nb_components != b->nb_components)
+        return 0;
+    for (int c = 0; c < a->nb_components; c++) {
+        const gj_j2k_plane *p = &a->planes[c], *q = &b->planes[c];
+
+        if (p->width != q->width || p->height != q->height || p->bytes_per_sample != q->bytes_per_sample)
+            return 0;
+        for (int y = 0; y < p->height; y++)
+            if (memcmp(a->buffer.data[0] + p->offset + (size_t)y * p->linesize,
+                       b->buffer.data[0] + q->offset + (size_t)y * q->linesize, (size_t)p->width * p->bytes_per_sample))
+                return 0;
+    }
+    return 1;
+}
+
+/*
+ * A stream past the optimistic fractions (lossy_saturate*: saturates is 1) decodes
+ * once more, into the frame and the components a worst-case decoder gives; another
+ * (saturates 0) only once, with its own (finer) fractions.
+ */
+static void check_saturation(gj_device *dev, gj_j2k_decoder *dec, const char *path, int saturates)
+{
+    gj_frame frame = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST }, worst = frame;
+    gj_j2k_components comps = { .buffer.memory = GJ_MEMORY_HOST }, worst_comps = comps;
+    gj_j2k_decoder *worst_dec = NULL;
+    size_t size;
+    uint8_t *data = unit_read_file(path, 0, &size);
+    int ret, ret_worst, before;
+
+    if (!data) {
+        CHECK(0, "%s: cannot read", path);
+        return;
+    }
+    setenv("GJ_J2K_WORST_CASE", "1", 1);
+    gj_j2k_decoder_create(&worst_dec, dev);
+    unsetenv("GJ_J2K_WORST_CASE");
+    unit_count_decoded_again();
+    decoded_again = 0;
+    ret = gj_j2k_decode(dec, data, size, &frame);
+    CHECK(ret == 0 && decoded_again == saturates, "%s: decode %d, decoded again %d times", path, ret, decoded_again);
+    before = decoded_again;
+    ret_worst = gj_j2k_decode(worst_dec, data, size, &worst);
+    CHECK(ret_worst == 0 && decoded_again == before, "%s: worst-case decode %d, decoded again", path, ret_worst);
+    CHECK(!saturates || ret || ret_worst || unit_same_picture(&frame, &worst), "%s: differs from the worst-case decode",
+          path);
+    ret = gj_j2k_decode_components(dec, data, size, &comps);
+    ret_worst = gj_j2k_decode_components(worst_dec, data, size, &worst_comps);
+    CHECK(ret == 0 && ret_worst == 0 && decoded_again == before + saturates &&
+          (!saturates || same_components(&comps, &worst_comps)),
+          "%s: components decode %d (worst case %d, decoded again %d times) differs", path, ret, ret_worst,
+          decoded_again - before);
+    gj_log_set_callback(NULL, NULL);
+    gj_j2k_components_unref(&comps);
+    gj_j2k_components_unref(&worst_comps);
+    gj_frame_unref(&frame);
+    gj_frame_unref(&worst);
+    gj_j2k_decoder_free(&worst_dec);
+    free(data);
+}
+
 int main(void)
 {
     const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
@@ -177,6 +244,14 @@ int main(void)
         snprintf(path, sizeof(path), "%s/lossless_rgb.j2k", corpus);
         snprintf(other, sizeof(other), "%s/components_two.j2k", corpus);
         check_components(dev, dec, path, other);
+    }
+    {
+        static const char *const saturation[] = { "lossy_saturate.j2k", "lossy_saturate_wide.j2k", "lossy_rgb.j2k" };
+
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof(path), "%s/%s", corpus, saturation[i]);
+            check_saturation(dev, dec, path, i < 2);
+        }
     }
     gj_j2k_decoder_free(&dec);
     gj_device_free(&dev);

@@ -5,9 +5,11 @@
  * and planar, 8 and 16 bits, tiles, JP2) exactly as gj_j2k_decode() does, to host
  * and to device memory, with fewer lanes than pictures, more, and one; broken
  * pictures among them fail alone (a truncated one decodes concealed, as alone);
- * the decoder's reduce applies; bad lane counts are refused. Batches of small
- * code-blocks take T1's kernel for 32x32 ones, and GJ_J2K_T1_LONG=1 packs nearly
- * every code-block several to a warp (the corpus' pictures are too small to).
+ * the decoder's reduce applies; bad lane counts are refused; pictures past the
+ * optimistic 16-bit fractions are decoded again, as alone (the log counts them).
+ * Batches of small code-blocks take T1's kernel for 32x32 ones, and
+ * GJ_J2K_T1_LONG=1 packs nearly every code-block several to a warp (the corpus'
+ * pictures are too small to).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 
 #include "gpujpeg/gpujpeg.h"
 #include "unit_check.h"
+#include "unit_decoded_again.h"
 #include "unit_download.h"
 
 #define MAX_PICS 16
@@ -25,6 +28,7 @@ typedef struct picture {
     size_t size;
     int result;             /* of gj_j2k_decode() */
     gj_frame ref;           /* gj_j2k_decode() to host memory */
+    int again;              /* gj_j2k_decode() decoded it again (its optimistic fractions saturated) */
 } picture;
 
 static const uint8_t garbage[] = { 0xff, 0x4f, 0xff, 0x51, 0x00, 0x2f, 0x00, 0x00, 0x01 };
@@ -33,8 +37,11 @@ static const uint8_t garbage[] = { 0xff, 0x4f, 0xff, 0x51, 0x00, 0x2f, 0x00, 0x0
 static void decode_refs(gj_j2k_decoder *dec, picture *pics, int first, int n)
 {
     for (int i = first; i < n; i++) {
+        int before = decoded_again;
+
         pics[i].ref = (gj_frame){ .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
         pics[i].result = gj_j2k_decode(dec, pics[i].data, pics[i].size, &pics[i].ref);
+        pics[i].again = decoded_again - before;
     }
 }
 
@@ -59,7 +66,7 @@ static int load_pictures(gj_j2k_decoder *dec, const char *corpus, picture *pics)
 {
     static const char *const names[] = { "lossless_rgb.j2k", "lossy_tiles.j2k", "planar_opj420.j2k",
                                          "lossless_deep16.j2k", "lossless_file_jp2.jp2", "lossless_gray.j2k",
-                                         "lossy_rgb.j2k" };
+                                         "lossy_rgb.j2k", "lossy_saturate.j2k", "lossy_saturate_wide.j2k" };
     int good = load_named(dec, corpus, names, (int)(sizeof(names) / sizeof(names[0])), pics), n = good;
 
     if (n < 3)
@@ -84,7 +91,7 @@ static void check_batch(gj_device *dev, gj_j2k_decoder *dec, picture *pics, cons
     const uint8_t *data[MAX_PICS] = { 0 };
     size_t sizes[MAX_PICS] = { 0 };
     gj_frame outs[MAX_PICS];
-    int results[MAX_PICS], ret, first = 0;
+    int results[MAX_PICS], ret, first = 0, again = 0, before = decoded_again;
 
     for (int i = 0; i < n; i++) {
         data[i] = pics[order[i]].data;
@@ -95,6 +102,10 @@ static void check_batch(gj_device *dev, gj_j2k_decoder *dec, picture *pics, cons
     for (int i = 0; i < n && !first; i++)
         first = results[i];
     CHECK(ret == first, "%s: returned %d, the first error being %d", how, ret, first);
+    for (int i = 0; i < n; i++)
+        again += pics[order[i]].again;
+    CHECK(decoded_again - before == again, "%s: %d pictures decoded again, alone %d", how, decoded_again - before,
+          again);
     for (int i = 0; i < n; i++) {
         picture *p = &pics[order[i]];
         gj_frame host;
@@ -155,6 +166,7 @@ int main(void)
     gj_j2k_decoder *dec;
 
     gj_log_set_level(GJ_LOG_QUIET);
+    unit_count_decoded_again();
     if (gj_device_create_from_string(&dev, spec) < 0) {
         printf("no %s device\n", spec);
         return 77;
@@ -167,6 +179,9 @@ int main(void)
     good = n - 3;
     for (int i = 0; i < good; i++)
         CHECK(pics[i].result == 0, "%s: gj_j2k_decode() %d", pics[i].name, pics[i].result);
+    for (int i = 0; i < good; i++)
+        CHECK(pics[i].again == !strncmp(pics[i].name, "lossy_saturate", 14), "%s: decoded again %d times",
+              pics[i].name, pics[i].again);
     CHECK(pics[good].result < 0 && pics[good + 2].result < 0, "the broken streams fail alone");
     CHECK(pics[good + 1].result == 0 && pics[good + 1].ref.decode_error_flags, "the cut stream decodes concealed");
     CHECK(gj_j2k_decoder_set_lanes(dec, 0) == GJ_ERROR_INVAL && gj_j2k_decoder_set_lanes(dec, 17) == GJ_ERROR_INVAL &&

@@ -33,7 +33,27 @@
  * that keeps every value a level stores within 15 bits plus a sign, if it is at
  * least J2K_MIN_FRACTION everywhere; 8-bit pictures get 3 to 12 bits at the top
  * level and more below, 12-bit ones (and deeper 5/3) stay 32-bit.
+ *
+ * That worst case is far above what pictures reach, and its 3 bits at the top
+ * levels cost 8-bit 9/7 pictures visible precision (T.803's p0_05 and p1_03 missed
+ * the class-1 MSE). So decodes take optimistic 9/7 fractions, bounding the IDWT's
+ * stores from the samples' range instead (where that is below the worst case): with
+ * exact sub-bands the synthesis retraces the analysis, so each value it stores is
+ * the picture (DC shifted: within 2^(B-1)) through the analysis filters. In JPEG
+ * 2000's normalisation (low-pass DC gain 1, high-pass Nyquist gain 2) their |taps|
+ * sum to at most 1.38 for a cascade of low-passes and 2.63 for a high-pass after
+ * them (computed from the lifting steps over impulses), so the rows T and the LL
+ * of each level stay within 1.91 x 2^(B-1) and the rows U (high-pass down) within
+ * 3.63 x 2^(B-1), even for a picture made to match the filters' signs; the picture
+ * itself within 2^(B-1) plus the coding error. J2K_OPTIMISTIC_LEVEL_BITS and
+ * J2K_OPTIMISTIC_PICTURE_BITS leave headroom for the quantisation error on top.
+ * The sub-bands T1 writes keep their exact bound (their fraction never lets a T1
+ * store overflow). A store beyond the optimistic bound saturates: the IDWT flags it
+ * and the decoder decodes the picture again with the worst case's fractions
+ * (j2k/decoder.c), which only pathological pictures need.
  */
+#include <string.h>
+
 #include "j2k/coef_range.h"
 #include "kernels/j2k_params.h"
 
@@ -41,6 +61,18 @@
 #define J2K_LIMIT_16 32767.0
 /* 9/7 fractions below this lose visible precision: such pictures stay 32-bit. */
 #define J2K_MIN_FRACTION 3
+/*
+ * The optimistic bound: the IDWT's stores of B-bit samples within 2^(B + this). The
+ * levels': 4 x 2^(B-1), above the 3.63 a made-up picture reaches without coding
+ * error (real ones stay far below: no photograph of the tests, at 2:1 to 400:1,
+ * nor the corpus' checkerboards and noise came near); the picture's: 2 x 2^(B-1),
+ * twice the samples' range. 8-bit pictures get 6 bits at the levels and 7 for the
+ * picture (p1_03's worst component: MSE 0.199 against the limit 0.210; 2^(B+2) and
+ * 3.5 x 2^B, 4 and 5 bits, gave 0.226 and 0.2101). 10-bit ones get 4 and 5, 12-bit
+ * ones stay 32-bit.
+ */
+#define J2K_OPTIMISTIC_LEVEL_BITS 1
+#define J2K_OPTIMISTIC_PICTURE_BITS 0
 
 /* 2^e for the bounds (no libm). */
 static double pow2(int e)
@@ -155,11 +187,77 @@ static int fraction_for(double bound, int most)
     return f;
 }
 
-int j2k_coef_fractions(const j2k_tile_state *ts, int c, int top, int *frac)
+/* The T1 stores of level r's fraction: its sub-bands (and LL_0, which level 1 reads in it). */
+static double bands_97(double (*bound)[4], int r)
+{
+    double b = larger(bound[r][J2K_HL], larger(bound[r][J2K_LH], bound[r][J2K_HH]));
+
+    return r == 1 ? larger(b, bound[0][J2K_LL]) : b;
+}
+
+/*
+ * The worst case of the IDWT's stores in level r's fraction, r = 1 .. top: the rows
+ * of its horizontal step (T: LL and HL, U: LH and HH) and the LL it starts from
+ * (level r - 1's output; LL_0 is a sub-band), each the sum of every sub-band's
+ * bound times the gain of the steps it went through; rounding adds a few units of
+ * the stored fraction per stored step (each unit error grows by at most 1.469^2
+ * through the later steps), counted in the coarsest unit allowed. r = top + 1: the
+ * picture (top > 0).
+ */
+static double idwt_97(double (*bound)[4], int r, int top, double unit)
+{
+    double slop = unit * 3 * (2 * r + 2), ll, t, u;
+
+    if (r > top)
+        return reach_97(bound, top, top) + unit * 3 * (2 * top + 2);
+    ll = r == 1 ? 0 : reach_97(bound, r - 1, r - 1) + slop;
+    t = reach_97(bound, r, r - 1) + slop;
+    u = bound[r][J2K_LH] * cascade_97(1, 0) + bound[r][J2K_HH] * cascade_97(1, 1) + slop;
+    return larger(ll, larger(t, u));
+}
+
+/* The IDWT's stores' fraction: their worst case's, or `optimistic` where that is more. */
+static int stores_fraction(double worst, int optimistic, int most)
+{
+    int f = fraction_for(worst, most);
+
+    return gj_max(f, gj_min(optimistic, most));
+}
+
+/*
+ * The fractions of each level (and the picture) from the bounds of its stores: the
+ * sub-bands' (exact: T1 writes them) and the IDWT's. `idwt` and `idwt_picture`
+ * (from the samples' range) are the fractions the IDWT's stores within the levels
+ * and of the picture get where their worst case would give fewer; -1: the worst case.
+ */
+static void fractions_97(double (*bound)[4], int top, double unit, int most, int idwt, int idwt_picture,
+                         int *frac)
+{
+    for (int r = 1; r <= top; r++) {
+        int bands = fraction_for(bands_97(bound, r), most);
+        int stores = stores_fraction(idwt_97(bound, r, top, unit), idwt, most);
+
+        frac[r] = gj_min(bands, stores);
+    }
+    /* The picture: the last level's output, or without levels LL_0 itself (a sub-band). */
+    frac[top + 1] = top ? stores_fraction(idwt_97(bound, top + 1, top, unit), idwt_picture, most)
+                        : fraction_for(bound[0][J2K_LL], most);
+    frac[0] = frac[1];
+}
+
+static int usable(const int *frac, int top)
+{
+    for (int r = 0; r <= top + 1; r++)
+        if (frac[r] < J2K_MIN_FRACTION)
+            return 0;
+    return 1;
+}
+
+int j2k_coef_fractions(const j2k_tile_state *ts, int c, int top, int optimistic, int *frac)
 {
     const j2k_component *comp = &ts->tile->comps[c];
     double bound[J2K_MAX_RESOLUTIONS][4] = { { 0 } }, unit = pow2(-J2K_MIN_FRACTION);
-    int most = GJ_J2K_FRAC_BITS(comp->precision);
+    int most = GJ_J2K_FRAC_BITS(comp->precision), worst[J2K_MAX_RESOLUTIONS + 1];
 
     if (band_bounds(ts, c, top, bound, unit) < 0)
         return -1;
@@ -169,28 +267,18 @@ int j2k_coef_fractions(const j2k_tile_state *ts, int c, int top, int *frac)
         return worst_53(bound, top) <= J2K_LIMIT_16 ? 0 : -1;
     }
     /*
-     * 9/7: level r stores the rows of its horizontal step (T: LL and HL, U: LH and
-     * HH) over its inputs (its sub-bands, the LL it starts from), each the sum of
-     * every sub-band's bound times the gain of the steps it went through; rounding
-     * adds a few units of the stored fraction per stored step (each unit error
-     * grows by at most 1.469^2 through the later steps), counted in the coarsest
-     * unit allowed. Each level and the picture get the most bits their own bound
-     * allows: the lower levels' values are smaller, so they keep finer fractions
-     * where rounding errors would grow most through the levels above.
+     * 9/7: each level and the picture get the most bits their own bound allows: the
+     * lower levels' values are smaller, so they keep finer fractions where rounding
+     * errors would grow most through the levels above.
      */
-    for (int r = 1; r <= top; r++) {
-        double slop = unit * 3 * (2 * r + 2), ll = r == 1 ? bound[0][J2K_LL] : reach_97(bound, r - 1, r - 1) + slop;
-        double t = reach_97(bound, r, r - 1) + slop;
-        double u = bound[r][J2K_LH] * cascade_97(1, 0) + bound[r][J2K_HH] * cascade_97(1, 1) + slop;
-        double worst = larger(larger(ll, larger(t, u)), larger(bound[r][J2K_HL], larger(bound[r][J2K_LH],
-                                                                                           bound[r][J2K_HH])));
-
-        frac[r] = fraction_for(worst, most);
+    fractions_97(bound, top, unit, most, -1, -1, worst);
+    if (!optimistic) {
+        memcpy(frac, worst, (size_t)(top + 2) * sizeof(*frac));
+        return usable(frac, top) ? 0 : -1;
     }
-    frac[top + 1] = fraction_for(top ? reach_97(bound, top, top) + unit * 3 * (2 * top + 2) : bound[0][J2K_LL], most);
-    frac[0] = top ? frac[1] : frac[top + 1];
-    for (int r = 0; r <= top + 1; r++)
-        if (frac[r] < J2K_MIN_FRACTION)
-            return -1;
-    return 0;
+    fractions_97(bound, top, unit, most, 15 - comp->precision - J2K_OPTIMISTIC_LEVEL_BITS,
+                 15 - comp->precision - J2K_OPTIMISTIC_PICTURE_BITS, frac);
+    if (!usable(frac, top))
+        return -1;
+    return usable(worst, top) && !memcmp(frac, worst, (size_t)(top + 2) * sizeof(*frac)) ? 0 : 1;
 }

@@ -136,6 +136,7 @@ static int prepare_lanes(gj_j2k_decoder *dec)
         lane->reduce = dec->reduce;
         lane->max_layers = dec->max_layers;
         lane->layout.force_wide = dec->layout.force_wide;
+        lane->layout.worst_case = dec->layout.worst_case;
         if (lane->dev != dec->dev && (ret = lane->dev->ops->wait_for(lane->dev, dec->dev)) < 0)
             return ret;
     }
@@ -234,7 +235,10 @@ static void queue_wave_rest(batch *b, wave *w)
     }
 }
 
-/* Waits for a wave's pictures; their results. */
+/*
+ * Waits for a wave's pictures; their results. A picture whose optimistic fractions
+ * saturated (j2k_decode_saturated()) is decoded again on its lane, alone.
+ */
 static void finish_wave(batch *b, wave *w)
 {
     gj_device *t1_dev = wave_dev(b->dec, w->set);
@@ -252,6 +256,8 @@ static void finish_wave(batch *b, wave *w)
             ret = t1;
         if (ret >= 0 && w->truncated[k])
             b->outs[i].decode_error_flags = 1;
+        if (ret >= 0 && j2k_decode_saturated(lane))
+            ret = j2k_decode_frame_worst_case(lane, b->data[i], b->sizes[i], &b->outs[i]);
         b->results[i] = ret < 0 ? ret : 0;
     }
     w->count = 0;

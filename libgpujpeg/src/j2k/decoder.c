@@ -33,6 +33,8 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
     dec->frame_dev = dev;
     /* 32-bit coefficients whatever the bound: to compare the two widths (tests, benchmarks). */
     dec->layout.force_wide = getenv("GJ_J2K_WIDE") && atoi(getenv("GJ_J2K_WIDE")) > 0;
+    /* 9/7 fractions from the worst case, as a saturated decode's second pass takes them: to compare. */
+    dec->layout.worst_case = getenv("GJ_J2K_WORST_CASE") && atoi(getenv("GJ_J2K_WORST_CASE")) > 0;
     j2k_early_init(&dec->early, dev, early_plane, dec);
     dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) == 2;
     env = getenv("GJ_LANES");           /* for tuning runs of the benchmark */
@@ -44,7 +46,7 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
 void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
 {
     gj_j2k_decoder *dec;
-    gj_buffer *bufs[8];
+    gj_buffer *bufs[9];
 
     if (!pdec || !*pdec)
         return;
@@ -54,9 +56,11 @@ void gj_j2k_decoder_free(gj_j2k_decoder **pdec)
     j2k_early_free(&dec->early);
     bufs[0] = &dec->t1_input; bufs[1] = &dec->coef; bufs[2] = &dec->tmp; bufs[3] = &dec->jobs;
     bufs[4] = &dec->out_tiles; bufs[5] = &dec->out_params; bufs[6] = &dec->palette; bufs[7] = &dec->plane_jobs;
-    for (int i = 0; i < 8; i++)
+    bufs[8] = &dec->saturated;
+    for (int i = 0; i < 9; i++)
         if (bufs[i]->handle)
             dec->dev->ops->buffer_destroy(dec->dev, bufs[i]);
+    dec->dev->ops->host_free(dec->dev, dec->saturated_host);
     gj_frame_unref(&dec->staging);
     j2k_layout_free(&dec->layout);
     if (dec->owns_dev)
@@ -100,9 +104,10 @@ static size_t groups(uint64_t threads)
 static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
-                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(dec->coefs), GJ_ARG_U32(dec->layout.wide) };
+                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(dec->coefs), GJ_ARG_U32(dec->layout.wide),
+                    GJ_ARG_BUF(&dec->saturated) };
 
-    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 6);
+    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 7);
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */
@@ -189,14 +194,31 @@ static int run_t1(gj_j2k_decoder *dec, gj_frame *target)
     return j2k_early_place(&dec->early, dev, l, &dec->coef);
 }
 
-/* The IDWT passes over *dec->coefs, in place (their tables uploaded). */
+/*
+ * The IDWT passes over *dec->coefs, in place (their tables uploaded). With optimistic
+ * fractions, the saturation flag is cleared before them and copied back after, into
+ * page-locked memory (a copy into pageable memory would hold the host until the queue
+ * got there), to be read once the queue finished (j2k_decode_saturated()); other
+ * pictures skip both.
+ */
 static int run_idwt(gj_j2k_decoder *dec)
 {
+    gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
-    int ret = 0;
+    int ret;
 
+    if ((ret = gj_dev_ensure_buffer(dev, &dec->saturated, sizeof(*dec->saturated_host))) < 0)
+        return ret;
+    if (l->optimistic) {
+        if (!dec->saturated_host && !(dec->saturated_host = dev->ops->host_alloc(dev, sizeof(*dec->saturated_host))))
+            return GJ_ERROR_NOMEM;
+        if ((ret = dev->ops->fill_zero(dev, &dec->saturated, 0, sizeof(*dec->saturated_host))) < 0)
+            return ret;
+    }
     for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
         ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i]) : run_idwt_samples(dec, &l->passes[i]);
+    if (ret >= 0 && l->optimistic)
+        ret = dev->ops->download(dev, dec->saturated_host, &dec->saturated, 0, sizeof(*dec->saturated_host));
     return ret;
 }
 
@@ -387,20 +409,62 @@ int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int
     return run_output(dec, out, target);
 }
 
-int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+int j2k_decode_saturated(const gj_j2k_decoder *dec)
 {
-    gj_frame *target;
+    if (!dec->layout.optimistic || !dec->saturated_host || !*dec->saturated_host)
+        return 0;
+    gj_log(GJ_LOG_VERBOSE, "J2K: a 16-bit coefficient saturated with the optimistic fractions: "
+           "decoding again with the worst case's");
+    return 1;
+}
+
+/* One whole decode into out (a frame, or components), finished. */
+typedef int (*decode_fn)(gj_j2k_decoder *dec, const uint8_t *data, size_t size, void *out);
+
+/* One decode into a frame, finished. */
+static int decode_frame(gj_j2k_decoder *dec, const uint8_t *data, size_t size, void *opaque)
+{
+    gj_frame *out = opaque, *target;
     int ret, truncated;
 
-    if (!dec || !data || !out)
-        return GJ_ERROR_INVAL;
-    dec->layout.components = 0;
     if ((ret = j2k_decode_host(dec, data, size, out, &target, &truncated)) < 0 ||
         (ret = j2k_decode_tables(dec, target)) < 0 || (ret = j2k_decode_kernels(dec, out, target, 0)) < 0)
         return ret;
     if (truncated)
         out->decode_error_flags = 1;
     return dec->dev->ops->finish(dec->dev);
+}
+
+/* decode() once more with the worst case's fractions, which hold for every picture (coef_range.h). */
+static int decode_worst_case(gj_j2k_decoder *dec, decode_fn decode, const uint8_t *data, size_t size, void *out)
+{
+    int keep = dec->layout.worst_case, ret;
+
+    dec->layout.worst_case = 1;
+    ret = decode(dec, data, size, out);
+    dec->layout.worst_case = keep;
+    return ret;
+}
+
+int j2k_decode_frame_worst_case(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+{
+    return decode_worst_case(dec, decode_frame, data, size, out);
+}
+
+/* decode(), and again with the worst case's fractions where its optimistic ones saturated. */
+static int decode_checked(gj_j2k_decoder *dec, decode_fn decode, const uint8_t *data, size_t size, void *out)
+{
+    int ret = decode(dec, data, size, out);
+
+    return ret < 0 || !j2k_decode_saturated(dec) ? ret : decode_worst_case(dec, decode, data, size, out);
+}
+
+int gj_j2k_decode(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out)
+{
+    if (!dec || !data || !out)
+        return GJ_ERROR_INVAL;
+    dec->layout.components = 0;
+    return decode_checked(dec, decode_frame, data, size, out);
 }
 
 /* The planes of a components decode as the caller sees them. */
@@ -422,24 +486,34 @@ static int describe_components(const j2k_layout *l, gj_j2k_components *out)
     return 0;
 }
 
-int gj_j2k_decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_j2k_components *out)
+/* One components decode, finished (the planes described). */
+static int decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size, void *opaque)
 {
+    gj_j2k_components *out = opaque;
     gj_frame *target;
     int ret, truncated;
 
-    if (!dec || !data || !out)
-        return GJ_ERROR_INVAL;
     out->nb_components = 0;
     out->buffer.decode_error_flags = 0;
-    dec->layout.components = 1;
     ret = j2k_decode_host(dec, data, size, &out->buffer, &target, &truncated);
     if (ret >= 0 && (ret = j2k_decode_tables(dec, target)) >= 0 &&
         (ret = j2k_decode_kernels(dec, &out->buffer, target, 0)) >= 0 &&
         (ret = dec->dev->ops->finish(dec->dev)) >= 0)
         ret = describe_components(&dec->layout, out);
-    dec->layout.components = 0;
     if (ret >= 0 && truncated)
         out->buffer.decode_error_flags = 1;
+    return ret;
+}
+
+int gj_j2k_decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_j2k_components *out)
+{
+    int ret;
+
+    if (!dec || !data || !out)
+        return GJ_ERROR_INVAL;
+    dec->layout.components = 1;
+    ret = decode_checked(dec, decode_components, data, size, out);
+    dec->layout.components = 0;
     return ret;
 }
 

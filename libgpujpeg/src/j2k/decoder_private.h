@@ -29,6 +29,9 @@ struct gj_j2k_decoder {
     j2k_layout layout;          /* uploaded asynchronously: lives until the queue ran */
     gj_j2k_out_params out;
     gj_buffer t1_input, coef, tmp, jobs, out_tiles, out_params, palette, plane_jobs;
+    gj_buffer saturated;        /* the IDWT's flag: a 16-bit store saturated (j2k_dwt.h) */
+    uint32_t *saturated_host;   /* its copy after an IDWT with optimistic fractions (layout.optimistic): */
+                                /* page-locked, allocated by the first such IDWT */
     gj_buffer *coefs;           /* the decode's coefficients: &coef, or a lane's part of its batch's (decode_batch.c) */
     gj_frame staging;           /* device picture for host-memory output */
     j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */
@@ -63,6 +66,15 @@ int j2k_decode_host(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fr
  */
 int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target);
 int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int t1_done);
+/*
+ * After a decode finished: whether its optimistic 9/7 fractions (j2k/coef_range.h)
+ * saturated a 16-bit store of the IDWT (logged, verbose); then the picture must be
+ * decoded again with the worst case's (j2k_decode_frame_worst_case(); gj_j2k_decode()
+ * and gj_j2k_decode_components() do so themselves).
+ */
+int j2k_decode_saturated(const gj_j2k_decoder *dec);
+/* gj_j2k_decode() with the worst case's fractions. */
+int j2k_decode_frame_worst_case(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_frame *out);
 
 /* decode_batch.c */
 void gj_j2k_lanes_free(gj_j2k_decoder *dec);

@@ -5,6 +5,7 @@
  * coefficient buffer in the sub-band layout of T.800 F.3.3 (the lower resolution
  * in the top-left corner, then HL, LH, HH around it).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -415,16 +416,37 @@ int j2k_layout_sort_by_work(j2k_layout *l)
     return sort_by_work(l);
 }
 
+/* Debug: tile 0's fractions, by component (tiled pictures would give a line per tile). */
+static void log_fractions(const j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles, int reduce,
+                          const j2k_fractions *fractions)
+{
+    for (int c = 0; c < s->nb_comps && !l->wide; c++) {
+        const int *frac = fractions_of(fractions, s, 0, c);
+        char text[J2K_MAX_RESOLUTIONS * 4 + 8];
+        size_t at = 0;
+
+        if (tiles[0].tile->comps[c].coding.reversible)
+            continue;
+        for (int r = 0; r <= tiles[0].comps[c].nb_res - reduce && at + 4 < sizeof(text); r++)
+            at += (size_t)snprintf(text + at, sizeof(text) - at, " %d", frac[r]);
+        gj_log(GJ_LOG_DEBUG, "J2K: component %d's 16-bit fractions, LL_0 to the picture:%s (%s bound)", c, text,
+               l->worst_case ? "worst-case" : "optimistic");
+    }
+}
+
 /*
  * The coefficients' width (16 bits where coef_range.c's bound allows it for every
- * tile-component, else 32) and each tile-component's stored 9/7 fractions.
+ * tile-component, else 32) and each tile-component's stored 9/7 fractions:
+ * optimistic ones unless l->worst_case, l->optimistic set where they exceed the
+ * worst case's somewhere (the decode must then check the IDWT's stores).
  */
 static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles, int reduce,
                         j2k_fractions *fractions)
 {
-    int nb_tiles = s->tiles_x * s->tiles_y;
+    int nb_tiles = s->tiles_x * s->tiles_y, ret;
 
     l->wide = l->force_wide;
+    l->optimistic = 0;
     for (int t = 0; t < nb_tiles; t++)
         for (int c = 0; c < s->nb_comps; c++) {
             const j2k_tile_component *tc = &tiles[t].comps[c];
@@ -437,10 +459,12 @@ static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_st
             if (tc->res[top].x1 - tc->res[top].x0 > GJ_J2K_DWT_LINE ||
                 tc->res[top].y1 - tc->res[top].y0 > GJ_J2K_DWT_LINE)
                 l->wide = 1;
-            if (j2k_coef_fractions(&tiles[t], c, top, fractions_of(fractions, s, t, c)) < 0)
+            if ((ret = j2k_coef_fractions(&tiles[t], c, top, !l->worst_case, fractions_of(fractions, s, t, c))) < 0)
                 l->wide = 1;
+            l->optimistic |= ret > 0;
         }
-    if (l->wide)
+    if (l->wide) {
+        l->optimistic = 0;
         for (int t = 0; t < nb_tiles; t++)
             for (int c = 0; c < s->nb_comps; c++) {
                 const j2k_component *comp = &tiles[t].tile->comps[c];
@@ -449,6 +473,8 @@ static int choose_width(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_st
                 for (int r = 0; r < fractions->stride; r++)
                     frac[r] = comp->coding.reversible ? 0 : GJ_J2K_FRAC_BITS(comp->precision);
             }
+    }
+    log_fractions(l, s, tiles, reduce, fractions);
     return 0;
 }
 

@@ -65,6 +65,9 @@ typedef struct j2k_layout {
     size_t coef_count;              /* coefficients of every tile-component, at the decoded size */
     int wide;                       /* stored in 32 bits, else 16 (j2k/coef_range.c, kernels/j2k_coef.h) */
     int force_wide;                 /* set by the caller: 32 bits whatever the bound (GJ_J2K_WIDE=1) */
+    int worst_case;                 /* set by the caller: 9/7 fractions from the worst-case bound */
+    int optimistic;                 /* 16-bit 9/7 fractions beyond the worst case's somewhere: the IDWT's */
+                                    /* stores may saturate (coef_range.h), the decode checks (decoder.c) */
     gj_j2k_dwt_job *jobs;
     size_t nb_jobs, jobs_cap;
     j2k_dwt_pass *passes;

@@ -16,7 +16,7 @@ GJ_FUNC gj_i32 gj_j2k_coef_load(GJ_GLOBAL const gj_i32 *coef, gj_u32 i, gj_u32 w
     return wide ? coef[i] : (gj_i32)((GJ_GLOBAL const gj_i16 *)coef)[i];
 }
 
-/* Stores v, saturated to 16 bits in the narrow width (the host's bound makes that a no-op). */
+/* Stores v, saturated to 16 bits in the narrow width (T1's exact bound makes that a no-op; the IDWT checks). */
 GJ_FUNC void gj_j2k_coef_store(GJ_GLOBAL gj_i32 *coef, gj_u32 i, gj_i32 v, gj_u32 wide)
 {
     if (wide)

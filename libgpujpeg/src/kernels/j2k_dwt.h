@@ -15,7 +15,9 @@
  * lifts in 32 bits, the 9/7 path's values shifted up by the job's `shift_in` on
  * the way in and rounded back by `shift_out` on the way out (the fractions of
  * the level and, for a vertical step, of the next one: j2k/coef_range.h); the
- * two-buffer kernels stay 32-bit.
+ * two-buffer kernels stay 32-bit. Those 9/7 fractions may come from an optimistic
+ * bound: a store it does not hold sets the word *saturated (the decoder then decodes
+ * the picture again with the worst case's fractions, j2k/decoder.c).
  */
 #ifndef GJ_KERNELS_J2K_DWT_H
 #define GJ_KERNELS_J2K_DWT_H
@@ -222,7 +224,7 @@ GJ_FUNC void gj_j2k_lift_lines(GJ_LOCAL gj_i32 *line, gj_u32 lift, gj_u32 along,
  * lines only join the barriers.
  */
 GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count,
-                            gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf, gj_u32 wide)
+                            gj_u32 irreversible, GJ_GLOBAL gj_i32 *buf, gj_u32 wide, GJ_GLOBAL gj_u32 *saturated)
 {
     GJ_LOCAL_DECL gj_i32 line[GJ_J2K_DWT_LINE];
     gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), along, apart, across, lines, low;
@@ -281,6 +283,10 @@ GJ_KERNEL gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, 
 
         if (shift_out)
             v = (gj_i32)(((gj_i64)v + ((gj_i64)1 << (shift_out - 1))) >> shift_out);
+        /* Beyond 16 bits (v + 32768 past 65535, unsigned): the store saturates. A plain
+         * store: every lane that sees one writes the same 1. */
+        if (!wide && (gj_u32)v + 32768u > 65535u)
+            *saturated = 1u;
         gj_j2k_coef_store(buf, first_at + i * along, v, wide);
     }
 }
