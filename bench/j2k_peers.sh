@@ -13,7 +13,7 @@
 #   bench/j2k_peers.sh run DIR [DEVICE]
 #       From the top of a configured and built tree (bench/bench_j2k, DEVICE
 #       default cuda), for every DIR/*.j2k: one picture at a time and batches of
-#       16 (lanes 4 and 8) with bench_j2k; then, those found:
+#       16 (lanes 6, the default, and 8) with bench_j2k; then, those found:
 #         nvJPEG2000   $NVJ2K: the nvidia/nvjpeg2k directory of the PyPI wheel
 #                      nvidia-nvjpeg2k-cu13 (bench_nvjpeg2k is built from
 #                      bench/bench_nvjpeg2k.c against it and $CUDA, default
@@ -81,7 +81,7 @@ run() {
     command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
     echo "# ours, one picture at a time"
     bench/bench_j2k --device "$device" --iters 20 --seconds 0.5 "$@"
-    for lanes in 4 8; do
+    for lanes in 6 8; do
         echo "# ours, batches of 16, $lanes lanes"
         GJ_LANES=$lanes bench/bench_j2k --device "$device" --iters 6 --seconds 0.5 --batch 16 "$@"
     done

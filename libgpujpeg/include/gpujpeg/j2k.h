@@ -106,7 +106,7 @@ GJ_API int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, 
                                gj_frame *outs, int *results);
 
 /*
- * Lanes: the pictures per wave of gj_j2k_decode_batch(); 1 to 16, default 4 (1:
+ * Lanes: the pictures per wave of gj_j2k_decode_batch(); 1 to 16, default 6 (1:
  * the pictures decode one after another, as by gj_j2k_decode()). Two waves are in
  * flight at a time, each holding its pictures' coefficients (2 bytes per sample and
  * component, 4 for deep or wide-ranging ones): beyond the output frames, a batch

@@ -18,7 +18,7 @@
  * a wave's pictures share one buffer per set.
  */
 #define GJ_J2K_MAX_LANES 16
-#define GJ_J2K_DEFAULT_LANES 4
+#define GJ_J2K_DEFAULT_LANES 6
 
 struct gj_j2k_decoder {
     gj_device *dev;
