@@ -26,11 +26,16 @@ int gj_log_get_level(void)
     return log_level;
 }
 
+int gj_log_wanted(int level)
+{
+    return log_callback || level <= log_level;
+}
+
 static void log_va(int level, const char *fmt, va_list ap)
 {
     char line[1024];
 
-    if (!log_callback && level > log_level)
+    if (!gj_log_wanted(level))
         return;
     vsnprintf(line, sizeof(line), fmt, ap);
     if (log_callback) {

@@ -12,6 +12,9 @@
 
 void gj_log(int level, const char *fmt, ...) GJ_PRINTF(2, 3);
 
+/* Whether a message of this level goes anywhere: to skip building one that would not. */
+int gj_log_wanted(int level);
+
 /* Logs an error message and returns `code`, so error paths read `return gj_fail(...)`. */
 int gj_fail(int code, const char *fmt, ...) GJ_PRINTF(2, 3);
 

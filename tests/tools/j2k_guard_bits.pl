@@ -6,29 +6,18 @@
 # (OpenJPEG decodes it alike and clips; no encoder writes one).
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use J2kHeader qw(read_codestream main_segments write_file);
 
 die "usage: j2k_guard_bits.pl IN.j2k OUT.j2k DELTA\n" unless @ARGV == 3;
 my ($from, $to, $delta) = @ARGV;
-open(my $in, '<:raw', $from) or die "j2k_guard_bits.pl: $from: $!\n";
-local $/;
-my $cs = <$in>;
-close($in);
-die "j2k_guard_bits.pl: $from: not a codestream\n" unless substr($cs, 0, 2) eq "\xff\x4f";
-# The main header's markers after SOC, each with its length, up to the first SOT.
-my $at = 2;
-while ($at + 4 <= length($cs)) {
-    my ($marker, $length) = unpack('nn', substr($cs, $at, 4));
-    die "j2k_guard_bits.pl: $from: no QCD in the main header\n" if $marker == 0xff90;
-    if ($marker == 0xff5c) {
-        my $sqcd = ord(substr($cs, $at + 4, 1));
-        my $guard = ($sqcd >> 5) + $delta;
-        die "j2k_guard_bits.pl: $guard guard bits (at most 7)\n" if $guard > 7 || $guard < 0;
-        substr($cs, $at + 4, 1) = chr($guard << 5 | ($sqcd & 31));
-        open(my $out, '>:raw', $to) or die "j2k_guard_bits.pl: $to: $!\n";
-        print $out $cs;
-        close($out) or die "j2k_guard_bits.pl: $to: $!\n";
-        exit 0;
-    }
-    $at += 2 + $length;
-}
-die "j2k_guard_bits.pl: $from: no QCD in the main header\n";
+my $cs = read_codestream('j2k_guard_bits.pl', $from);
+my ($qcd) = grep { $_->[0] == 0xff5c } main_segments('j2k_guard_bits.pl', $from, $cs);
+die "j2k_guard_bits.pl: $from: no QCD in the main header\n" unless $qcd;
+my $at = $qcd->[1] + 4;
+my $sqcd = ord(substr($cs, $at, 1));
+my $guard = ($sqcd >> 5) + $delta;
+die "j2k_guard_bits.pl: $guard guard bits (at most 7)\n" if $guard > 7 || $guard < 0;
+substr($cs, $at, 1) = chr($guard << 5 | ($sqcd & 31));
+write_file('j2k_guard_bits.pl', $to, $cs);

@@ -7,20 +7,16 @@
 # max-shift ROI encoder's streams do (H.1); opj_compress writes none such.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use J2kHeader qw(read_codestream main_segments write_file);
 
 die "usage: j2k_roi_planes.pl IN.j2k OUT.j2k K\n" unless @ARGV == 3;
 my ($in_name, $out_name, $k) = @ARGV;
-open(my $in, '<:raw', $in_name) or die "j2k_roi_planes.pl: $in_name: $!\n";
-local $/;
-my $cs = <$in>;
-close($in);
-die "j2k_roi_planes.pl: $in_name: not a codestream\n" unless substr($cs, 0, 2) eq "\xff\x4f";
-
-my ($pos, $qcd, $rgn) = (2, 0, 0);
-while (1) {
-    die "j2k_roi_planes.pl: $in_name: no SOT\n" if $pos + 4 > length($cs);
-    my ($marker, $length) = unpack('nn', substr($cs, $pos, 4));
-    last if $marker == 0xff90;
+my $cs = read_codestream('j2k_roi_planes.pl', $in_name);
+my ($qcd, $rgn) = (0, 0);
+for my $segment (main_segments('j2k_roi_planes.pl', $in_name, $cs)) {
+    my ($marker, $pos, $length) = @$segment;
     my $at = $pos + 4;                  # the segment's parameters
     if ($marker == 0xff51) {
         die "j2k_roi_planes.pl: $in_name: more than one component\n" if unpack('n', substr($cs, $pos + 38, 2)) != 1;
@@ -45,9 +41,6 @@ while (1) {
         substr($cs, $at + 2, 1) = chr($shift);
         $rgn = 1;
     }
-    $pos += 2 + $length;
 }
 die "j2k_roi_planes.pl: $in_name: no QCD or no RGN in the main header\n" unless $qcd && $rgn;
-open(my $out, '>:raw', $out_name) or die "j2k_roi_planes.pl: $out_name: $!\n";
-print $out $cs;
-close($out) or die "j2k_roi_planes.pl: $out_name: $!\n";
+write_file('j2k_roi_planes.pl', $out_name, $cs);

@@ -5,6 +5,9 @@
 # cannot write palettes.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use J2kHeader qw(read_codestream main_segments write_file);
 
 sub box {
     my ($type, $data) = @_;
@@ -12,12 +15,9 @@ sub box {
 }
 
 die "usage: jp2_palette.pl IN.j2k OUT.jp2\n" unless @ARGV == 2;
-open(my $in, '<:raw', $ARGV[0]) or die "jp2_palette.pl: $ARGV[0]: $!\n";
-local $/;
-my $cs = <$in>;
-close($in);
-my $siz = index($cs, "\xff\x51");
-die "jp2_palette.pl: $ARGV[0]: no SIZ\n" if $siz < 0;
+my $cs = read_codestream('jp2_palette.pl', $ARGV[0]);
+my ($siz) = map { $_->[1] } grep { $_->[0] == 0xff51 } main_segments('jp2_palette.pl', $ARGV[0], $cs);
+die "jp2_palette.pl: $ARGV[0]: no SIZ\n" unless defined $siz;
 my ($w, $h) = unpack('N2', substr($cs, $siz + 6, 8));
 my $nc = unpack('n', substr($cs, $siz + 38, 2));
 my $ihdr = box('ihdr', pack('NNnCCCC', $h, $w, $nc, 7, 7, 0, 0));
@@ -25,7 +25,5 @@ my $colr = box('colr', pack('CCCN', 1, 0, 0, 16));                  # enumerated
 my $pclr = box('pclr', pack('nC', 256, 3) . pack('C3', 7, 7, 7) .
                join('', map { pack('C3', $_, 255 - $_, ($_ * 7) & 255) } 0 .. 255));
 my $cmap = box('cmap', join('', map { pack('nCC', 0, 1, $_) } 0 .. 2));   # component 0 through columns 0-2
-open(my $out, '>:raw', $ARGV[1]) or die "jp2_palette.pl: $ARGV[1]: $!\n";
-print $out pack('N', 12), 'jP  ', "\x0d\x0a\x87\x0a", box('ftyp', 'jp2 ' . pack('N', 0) . 'jp2 '),
-    box('jp2h', $ihdr . $colr . $pclr . $cmap), box('jp2c', $cs);
-close($out) or die "jp2_palette.pl: $ARGV[1]: $!\n";
+write_file('jp2_palette.pl', $ARGV[1], pack('N', 12) . 'jP  ' . "\x0d\x0a\x87\x0a" .
+           box('ftyp', 'jp2 ' . pack('N', 0) . 'jp2 ') . box('jp2h', $ihdr . $colr . $pclr . $cmap) . box('jp2c', $cs));

@@ -420,6 +420,8 @@ int j2k_layout_sort_by_work(j2k_layout *l)
 static void log_fractions(const j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_state *tiles, int reduce,
                           const j2k_fractions *fractions)
 {
+    if (!gj_log_wanted(GJ_LOG_DEBUG))
+        return;
     for (int c = 0; c < s->nb_comps && !l->wide; c++) {
         const int *frac = fractions_of(fractions, s, 0, c);
         char text[J2K_MAX_RESOLUTIONS * 4 + 8];
