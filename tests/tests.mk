@@ -188,6 +188,11 @@ tests_unit_hap_pack_LDADD = libgpujpeg.la $(SNAPPY_LIBS)
 UNIT_TESTS += tests/unit/j2k_api
 tests_unit_j2k_api_SOURCES = tests/unit/j2k_api.c tests/unit/unit_check.h tests/unit/unit_decoded_again.h
 tests_unit_j2k_api_LDADD = libgpujpeg.la
+# The join of a batch's T1 tables (j2k/t1_merge.h) on made-up pictures.
+UNIT_TESTS += tests/unit/j2k_merge
+tests_unit_j2k_merge_SOURCES = tests/unit/j2k_merge.c tests/unit/unit_check.h
+tests_unit_j2k_merge_LDADD = libgpujpeg.la
+tests_unit_j2k_merge_LDFLAGS = -static
 UNIT_TESTS += tests/unit/j2k_batch
 tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h \
 	tests/unit/unit_decoded_again.h

@@ -3,14 +3,15 @@
  * `lanes_wanted` pictures. A lane is a decoder of its own, on a sibling device of
  * the decoder's (its own queue) where the device is a GPU, else on the decoder's
  * device itself. The lanes parse a wave's pictures side by side on the decoder's
- * pool of host threads (markers, T2); one T1 launch then decodes every code-block
- * of the wave's pictures into one coefficient buffer (t1_merge.h: the longest
- * code-blocks of every picture first), and each lane queues its picture's IDWT and
- * output on its own queue behind it. Waves alternate between two sets of lanes, two
- * T1 queues and two coefficient buffers, so that the host parses the next wave while
- * the GPU decodes this one, and the next wave's T1 fills the GPU around the end of
- * this one's. Output frames are allocated on the decoder's device, so they outlive
- * the lanes.
+ * pool of host threads (markers, T2), then join their T1 tables there into a
+ * page-locked copy of T1's input (t1_merge.h: the longest code-blocks of every
+ * picture first), which one upload sends; one T1 launch then decodes every
+ * code-block of the wave's pictures into one coefficient buffer, and each lane
+ * queues its picture's IDWT and output on its own queue behind it. Waves alternate
+ * between two sets of lanes, two T1 queues, two copies of T1's input and two
+ * coefficient buffers, so that the host parses the next wave while the GPU decodes
+ * this one, and the next wave's T1 fills the GPU around the end of this one's.
+ * Output frames are allocated on the decoder's device, so they outlive the lanes.
  */
 #include <stdlib.h>
 
@@ -85,7 +86,12 @@ void gj_j2k_lanes_free(gj_j2k_decoder *dec)
             dev->ops->buffer_destroy(dev, &dec->wave_coef[s]);
         if (dec->wave_input[s].handle)
             dev->ops->buffer_destroy(dev, &dec->wave_input[s]);
-        j2k_layout_free(&dec->wave_tables[s]);
+        if (dec->wave_staging[s])
+            dev->ops->host_free(dev, dec->wave_staging[s]);
+        dec->wave_staging[s] = NULL;
+        dec->wave_staging_size[s] = 0;
+        for (int k = 0; k < GJ_J2K_MAX_LANES; k++)
+            j2k_t1_part_free(&dec->wave_parts[s][k]);
     }
     if (dec->t1_dev && dec->t1_dev != dec->dev)
         gj_device_free(&dec->t1_dev);
@@ -118,6 +124,9 @@ typedef struct batch {
     int *results;
     wave waves[2];              /* by set */
     wave *parsing;              /* the wave host_work parses */
+    j2k_t1_merge merge;         /* the join of its tables (count_work, fill_work) */
+    uint8_t *staging;
+    int counted[GJ_J2K_MAX_LANES];
 } batch;
 
 static gj_j2k_decoder *lane_of(const batch *b, const wave *w, int k)
@@ -156,6 +165,37 @@ static void host_work(void *opaque, int k)
                                     &w->truncated[k]);
 }
 
+/* The join's per-picture phases (t1_merge.h), on the pool: counting, then filling. */
+static void count_work(void *opaque, int k)
+{
+    batch *b = opaque;
+
+    b->counted[k] = j2k_t1_merge_count(&b->merge, k);
+}
+
+static void fill_work(void *opaque, int k)
+{
+    batch *b = opaque;
+
+    j2k_t1_merge_fill(&b->merge, k, b->staging);
+}
+
+/* The set's host copy of T1's inputs, at least `size` bytes. */
+static int ensure_staging(gj_j2k_decoder *dec, gj_device *dev, int set, size_t size)
+{
+    if (size <= dec->wave_staging_size[set])
+        return 0;
+    if (dec->wave_staging[set])
+        dev->ops->host_free(dev, dec->wave_staging[set]);
+    dec->wave_staging_size[set] = 0;
+    /* A little more than asked: the next waves' pictures differ in size. */
+    size += size / 8;
+    if (!(dec->wave_staging[set] = dev->ops->host_alloc(dev, size)))
+        return GJ_ERROR_NOMEM;
+    dec->wave_staging_size[set] = size;
+    return 0;
+}
+
 /*
  * Places the parsed pictures' coefficients in the set's buffer, each at a multiple
  * of the device's view alignment with a view of its own, and queues their T1 in one
@@ -167,11 +207,10 @@ static void queue_wave_t1(batch *b, wave *w)
     gj_j2k_decoder *dec = b->dec;
     gj_device *dev = wave_dev(dec, w->set);
     gj_buffer *coef = &dec->wave_coef[w->set], *input = &dec->wave_input[w->set];
-    j2k_layout *tables = &dec->wave_tables[w->set];
-    j2k_t1_part parts[GJ_J2K_MAX_LANES];
+    j2k_t1_part *parts = dec->wave_parts[w->set];
+    j2k_t1_merge *m = &b->merge;
     uint64_t align = dev->view_align > 16 ? dev->view_align : 16, at = 0, coef_at[GJ_J2K_MAX_LANES];
-    uint64_t segments_at, data_at;
-    size_t start, narrow;
+    size_t start;
     int n = 0, ret;
 
     for (int k = 0; k < w->count; k++) {
@@ -194,16 +233,28 @@ static void queue_wave_t1(batch *b, wave *w)
             dev->ops->view_release(dev, &w->views[k]);
             continue;
         }
-        parts[n++] = (j2k_t1_part){ .layout = l, .coef_at = start };
+        parts[n].layout = l;
+        parts[n++].coef_at = start;
         w->merged[k] = 1;
     }
     if (!n)
         return;
-    if ((ret = j2k_t1_merge(tables, parts, n, &narrow)) >= 0 &&
-        (ret = gj_dev_ensure_buffer(dev, input, j2k_t1_input_size(tables, &segments_at, &data_at))) >= 0 &&
-        (ret = j2k_t1_upload(dev, input, 0, tables)) >= 0 &&
-        (ret = j2k_t1_launch_batch(dev, input, 0, tables, 0, narrow, coef, 0)) >= 0)
-        ret = j2k_t1_launch_batch(dev, input, 0, tables, narrow, tables->nb_cblks - narrow, coef, 1);
+    if ((ret = j2k_t1_merge_begin(m, parts, n)) >= 0) {
+        gj_thread_pool_run(dec->pool, count_work, b, n);
+        for (int k = 0; k < n; k++)
+            ret = b->counted[k] < 0 ? b->counted[k] : ret;
+    }
+    if (ret >= 0 && (ret = ensure_staging(dec, dev, w->set, m->size)) >= 0 &&
+        (ret = gj_dev_ensure_buffer(dev, input, m->size)) >= 0) {
+        j2k_t1_merge_plan(m);
+        b->staging = dec->wave_staging[w->set];
+        gj_thread_pool_run(dec->pool, fill_work, b, n);
+        if ((ret = dev->ops->upload(dev, input, 0, b->staging, m->size)) >= 0 &&
+            (ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, 0, m->narrow, m->max_words[0],
+                                       coef, 0)) >= 0)
+            ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, m->narrow, m->nb_cblks - m->narrow,
+                                      m->max_words[1], coef, 1);
+    }
     if (ret < 0) {
         /* Nothing queued, or a launch that failed half-way and wrote only the set's buffer. */
         dev->ops->finish(dev);

@@ -9,6 +9,7 @@
 #include "device/device.h"
 #include "j2k/early.h"
 #include "j2k/layout.h"
+#include "j2k/t1_merge.h"
 #include "thread_pool.h"
 
 /*
@@ -42,9 +43,13 @@ struct gj_j2k_decoder {
     int lanes_wanted;           /* GJ_LANES, else GJ_J2K_DEFAULT_LANES, until gj_j2k_decoder_set_lanes() */
     gj_thread_pool *pool;       /* a thread per lane of a wave for batches */
     /* Batches' waves (decode_batch.c), by lane set: T1's queue (the decoder's, and
-     * t1_dev: a sibling on a GPU), its tables and inputs, the coefficients. */
+     * t1_dev: a sibling on a GPU), its pictures' parts of the joined tables, the
+     * host copy of its inputs (t1_merge.h: page-locked where the device has such
+     * memory, allocated by that queue's device), the inputs, the coefficients. */
     gj_device *t1_dev;
-    j2k_layout wave_tables[2];
+    j2k_t1_part wave_parts[2][GJ_J2K_MAX_LANES];
+    uint8_t *wave_staging[2];
+    size_t wave_staging_size[2];
     gj_buffer wave_input[2], wave_coef[2];
 };
 

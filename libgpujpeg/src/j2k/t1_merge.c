@@ -3,94 +3,119 @@
 #include <string.h>
 
 #include "gpujpeg/common.h"
-#include "j2k/array.h"
 #include "j2k/t1_merge.h"
+#include "j2k/t1_queue.h"
+#include "kernels/j2k_params.h"
 
-/* The parts' totals, checked against the kernels' 32-bit offsets. */
-static int count_parts(const j2k_t1_part *parts, int n, size_t *cblks, size_t *segments, size_t *runs,
-                       uint64_t *data, unsigned *max_passes)
+int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
 {
-    *cblks = *segments = *runs = 0;
-    *data = 0;
-    *max_passes = 0;
+    m->parts = parts;
+    m->n = n;
+    m->nb_cblks = m->nb_segments = 0;
+    m->data_size = 0;
     for (int i = 0; i < n; i++) {
         const j2k_layout *l = parts[i].layout;
         uint64_t elem = l->wide ? 4 : 2;
 
         if (parts[i].coef_at % 4 || parts[i].coef_at / elem + l->coef_count > UINT32_MAX)
             return GJ_ERROR_UNSUPPORTED;
-        *cblks += l->nb_cblks;
-        *segments += l->nb_segments;
-        *runs += l->nb_runs ? l->nb_runs : l->data_size ? 1 : 0;
-        *data += l->data_size;
-        for (size_t k = 0; k < l->nb_cblks; k++)
-            if (l->cblks[k].passes > *max_passes)
-                *max_passes = l->cblks[k].passes;
+        parts[i].segment_first = m->nb_segments;
+        parts[i].data_first = m->data_size;
+        m->nb_cblks += l->nb_cblks;
+        m->nb_segments += l->nb_segments;
+        m->data_size += l->data_size;
     }
-    if (*data > UINT32_MAX || *segments > UINT32_MAX)
+    if (m->data_size > UINT32_MAX || m->nb_segments > UINT32_MAX)
         return GJ_ERROR_UNSUPPORTED;
+    m->size = j2k_t1_input_offsets(m->nb_cblks, m->nb_segments, m->data_size, &m->segments_at, &m->data_at);
     return 0;
 }
 
-/* Code-block k of l's place in the order: its width, then its passes, most first. */
-static size_t bucket(const j2k_layout *l, size_t k, unsigned max_passes)
+int j2k_t1_merge_count(j2k_t1_merge *m, int k)
 {
-    return (l->wide ? max_passes + 1 : 0) + max_passes - l->cblks[k].passes;
+    j2k_t1_part *part = &m->parts[k];
+    const j2k_layout *l = part->layout;
+    unsigned max_passes = 0;
+    uint32_t max_words = 0;
+
+    for (size_t i = 0; i < l->nb_cblks; i++) {
+        uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
+
+        max_passes = l->cblks[i].passes > max_passes ? l->cblks[i].passes : max_passes;
+        max_words = words > max_words ? words : max_words;
+    }
+    if (max_passes + 1 > part->slots_cap) {
+        size_t *s = realloc(part->slots, (max_passes + 1) * sizeof(*s));
+
+        if (!s)
+            return GJ_ERROR_NOMEM;
+        part->slots = s;
+        part->slots_cap = max_passes + 1;
+    }
+    memset(part->slots, 0, (max_passes + 1) * sizeof(*part->slots));
+    for (size_t i = 0; i < l->nb_cblks; i++)
+        part->slots[l->cblks[i].passes]++;
+    part->max_passes = max_passes;
+    part->max_words = max_words;
+    return 0;
 }
 
-int j2k_t1_merge(j2k_layout *merged, const j2k_t1_part *parts, int n, size_t *narrow)
+/* A counting sort's offsets: each (width, passes) bucket holds the pictures one after another. */
+void j2k_t1_merge_plan(j2k_t1_merge *m)
 {
-    size_t nb_cblks, nb_segments, nb_runs, *slot, cblk = 0, segment = 0, run = 0;
-    uint64_t data_size, data_at = 0;
-    unsigned max_passes;
-    int ret;
+    unsigned max_passes = 0;
+    size_t at = 0;
 
-    if ((ret = count_parts(parts, n, &nb_cblks, &nb_segments, &nb_runs, &data_size, &max_passes)) < 0 ||
-        (ret = J2K_GROW(merged->cblks, 0, merged->cblks_cap, nb_cblks)) < 0 ||
-        (ret = J2K_GROW(merged->segments, 0, merged->segments_cap, nb_segments)) < 0 ||
-        (ret = J2K_GROW(merged->runs, 0, merged->runs_cap, nb_runs)) < 0)
-        return ret;
-    /* A counting sort, by width (16-bit first) then passes (most first); stable, so
-     * each picture keeps its own order. Bucket b counts into slot[b + 1]. */
-    if (!(slot = calloc(2 * (max_passes + 1) + 1, sizeof(*slot))))
-        return GJ_ERROR_NOMEM;
-    for (int i = 0; i < n; i++) {
-        const j2k_layout *l = parts[i].layout;
+    for (int i = 0; i < m->n; i++)
+        max_passes = m->parts[i].max_passes > max_passes ? m->parts[i].max_passes : max_passes;
+    m->max_words[0] = m->max_words[1] = 0;
+    for (int wide = 0; wide < 2; wide++) {
+        if (wide)
+            m->narrow = at;
+        for (int p = (int)max_passes; p >= 0; p--)
+            for (int i = 0; i < m->n; i++) {
+                j2k_t1_part *part = &m->parts[i];
+                size_t count;
 
-        for (size_t k = 0; k < l->nb_cblks; k++)
-            slot[bucket(l, k, max_passes) + 1]++;
+                if (!part->layout->wide != !wide || (unsigned)p > part->max_passes)
+                    continue;
+                count = part->slots[p];
+                part->slots[p] = at;
+                at += count;
+                if (count && part->max_words > m->max_words[wide])
+                    m->max_words[wide] = part->max_words;
+            }
     }
-    for (unsigned p = 1; p <= 2 * (max_passes + 1); p++)
-        slot[p] += slot[p - 1];
-    *narrow = slot[max_passes + 1];
-    for (int i = 0; i < n; i++) {
-        const j2k_layout *l = parts[i].layout;
-        uint32_t coef_base = (uint32_t)(parts[i].coef_at / (l->wide ? 4 : 2));
+}
 
-        for (size_t k = 0; k < l->nb_cblks; k++) {
-            gj_j2k_cblk *d = &merged->cblks[slot[bucket(l, k, max_passes)]++];
+void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging)
+{
+    j2k_t1_part *part = &m->parts[k];
+    const j2k_layout *l = part->layout;
+    gj_j2k_cblk *cblks = (gj_j2k_cblk *)staging;
+    uint8_t *data = staging + m->data_at + part->data_first;
+    uint32_t coef_base = (uint32_t)(part->coef_at / (l->wide ? 4 : 2));
 
-            *d = l->cblks[k];
-            d->data_offset += (gj_u32)data_at;
-            d->seg_first += (gj_u32)segment;
-            d->coef_offset += coef_base;
-        }
-        cblk += l->nb_cblks;
-        if (l->nb_segments)
-            memcpy(merged->segments + segment, l->segments, l->nb_segments * sizeof(*l->segments));
-        segment += l->nb_segments;
-        if (l->nb_runs) {
-            memcpy(merged->runs + run, l->runs, l->nb_runs * sizeof(*l->runs));
-            run += l->nb_runs;
-        } else if (l->data_size) {
-            merged->runs[run++] = (j2k_data_run){ .data = l->data, .size = l->data_size };
-        }
-        data_at += l->data_size;
+    for (size_t i = 0; i < l->nb_cblks; i++) {
+        gj_j2k_cblk *d = &cblks[part->slots[l->cblks[i].passes]++];
+
+        *d = l->cblks[i];
+        d->data_offset += (gj_u32)part->data_first;
+        d->seg_first += (gj_u32)part->segment_first;
+        d->coef_offset += coef_base;
     }
-    free(slot);
-    merged->nb_cblks = cblk;
-    merged->nb_segments = segment;
-    merged->nb_runs = run;
-    merged->data_size = data_at;
-    return 0;
+    if (l->nb_segments)
+        memcpy(staging + m->segments_at + part->segment_first * sizeof(*l->segments), l->segments,
+               l->nb_segments * sizeof(*l->segments));
+    if (!l->nb_runs && l->data_size)
+        memcpy(data, l->data, l->data_size);
+    for (size_t i = 0, at = 0; i < l->nb_runs; at += l->runs[i++].size)
+        memcpy(data + at, l->runs[i].data, l->runs[i].size);
+}
+
+void j2k_t1_part_free(j2k_t1_part *part)
+{
+    free(part->slots);
+    part->slots = NULL;
+    part->slots_cap = 0;
 }

@@ -4,10 +4,21 @@
  * short ones fill the GPU around them. One picture's T1 leaves most of the GPU idle
  * while its few longest code-blocks finish; pictures launched one after another
  * each wait for theirs.
+ *
+ * The join is written straight into a host copy of T1's input buffer (t1_queue.h's
+ * layout: code-block table, segments, data), which one upload then copies: from
+ * page-locked memory that upload does not hold the host. It runs in phases, so that
+ * each picture's share of the work (its code-blocks, segments and data: megabytes
+ * for a wave of 4K pictures) runs on its own thread:
+ *   j2k_t1_merge_begin                the totals and the buffer's size;
+ *   j2k_t1_merge_count(m, k)          picture k's code-blocks by coding passes;
+ *   j2k_t1_merge_plan                 where each picture's code-blocks go;
+ *   j2k_t1_merge_fill(m, k, staging)  picture k's part of the buffer.
  */
 #ifndef GJ_J2K_T1_MERGE_H
 #define GJ_J2K_T1_MERGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "j2k/layout.h"
@@ -16,17 +27,32 @@
 typedef struct j2k_t1_part {
     const j2k_layout *layout;
     uint64_t coef_at;
+    /* Set by the phases. */
+    unsigned max_passes;
+    uint32_t max_words;         /* the state words (GJ_J2K_T1_WORDS_OF) of its largest code-block */
+    size_t *slots;              /* by coding passes: its count of code-blocks, then the next one's slot */
+    size_t slots_cap;
+    uint64_t segment_first, data_first;
 } j2k_t1_part;
 
-/*
- * Fills merged's code-blocks, segments and data runs (its memory kept for the next
- * call) from the parts', each code-block pointed at its picture's segments, data and
- * coefficients: first the *narrow code-blocks of pictures with 16-bit coefficients,
- * then those of pictures with 32-bit ones (a launch each), each most coding passes
- * first over every picture. The runs point into the parts' data, which must live
- * until the upload. GJ_ERROR_UNSUPPORTED when an offset would not fit the kernels'
- * 32 bits (coef_at must be a multiple of 4).
- */
-int j2k_t1_merge(j2k_layout *merged, const j2k_t1_part *parts, int n, size_t *narrow);
+typedef struct j2k_t1_merge {
+    j2k_t1_part *parts;
+    int n;
+    size_t nb_cblks, nb_segments;
+    uint64_t data_size;
+    uint64_t segments_at, data_at, size;    /* the buffer's layout (j2k_t1_input_offsets) */
+    size_t narrow;              /* the code-blocks of 16-bit pictures come first, this many */
+    uint32_t max_words[2];      /* of those and of the rest (32-bit pictures) */
+} j2k_t1_merge;
+
+/* GJ_ERROR_UNSUPPORTED when an offset would not fit the kernels' 32 bits (coef_at must be a multiple of 4). */
+int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n);
+int j2k_t1_merge_count(j2k_t1_merge *m, int k);
+void j2k_t1_merge_plan(j2k_t1_merge *m);
+/* Code-blocks first by width (16-bit pictures' first), then by coding passes (most first),
+ * then by picture, then in each picture's own order. The data runs are read here. */
+void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging);
+/* The parts' scratch. */
+void j2k_t1_part_free(j2k_t1_part *part);
 
 #endif /* GJ_J2K_T1_MERGE_H */

@@ -12,11 +12,17 @@
  */
 #define J2K_T1_LONG_BLOCKS 1024
 
+size_t j2k_t1_input_offsets(size_t nb_cblks, size_t nb_segments, uint64_t data_size, uint64_t *segments_at,
+                            uint64_t *data_at)
+{
+    *segments_at = j2k_align16(nb_cblks * sizeof(gj_j2k_cblk));
+    *data_at = *segments_at + j2k_align16(nb_segments * sizeof(uint32_t));
+    return *data_at + data_size;
+}
+
 size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *data_at)
 {
-    *segments_at = j2k_align16(l->nb_cblks * sizeof(*l->cblks));
-    *data_at = *segments_at + j2k_align16(l->nb_segments * sizeof(*l->segments));
-    return *data_at + l->data_size;
+    return j2k_t1_input_offsets(l->nb_cblks, l->nb_segments, l->data_size, segments_at, data_at);
 }
 
 int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l)
@@ -40,46 +46,43 @@ int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_l
     return 0;
 }
 
+/* Code-blocks first .. first + count - 1 of the table at `at`, GJ_J2K_T1_BLOCKS per group of a warp each. */
+static int launch_blocks(gj_device *dev, const gj_buffer *buf, uint64_t at, uint64_t segments_at, uint64_t data_at,
+                         size_t first, size_t count, const gj_buffer *coef, int wide)
+{
+    gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(gj_j2k_cblk)), GJ_ARG_U32(count),
+                    GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide) };
+
+    if (!count)
+        return 0;
+    return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (count + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
+                         GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 7);
+}
+
 int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
                   size_t count, const gj_buffer *coef, int wide)
 {
     uint64_t segments_at, data_at;
 
     j2k_t1_input_size(l, &segments_at, &data_at);
-    if (!count)
-        return 0;
-    {
-        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(*l->cblks)), GJ_ARG_U32(count),
-                        GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide) };
-
-        return gj_dev_launch(dev, "gj_j2k_t1_decode_blocks", (count + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS,
-                             GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 7);
-    }
+    return launch_blocks(dev, buf, at, segments_at, data_at, first, count, coef, wide);
 }
 
-int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
-                        size_t count, const gj_buffer *coef, int wide)
+int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint64_t segments_at, uint64_t data_at,
+                        size_t first, size_t count, uint32_t max_words, const gj_buffer *coef, int wide)
 {
-    uint64_t segments_at, data_at;
-    uint32_t max_words = 0;
     size_t long_groups, rest, groups, pack = 2;
     const char *name, *env = getenv("GJ_J2K_T1_LONG");
 
     if (!count)
         return 0;
-    for (size_t i = first; i < first + count; i++) {
-        uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
-
-        max_words = words > max_words ? words : max_words;
-    }
     if (max_words > GJ_J2K_T1_WORDS_64)
-        return j2k_t1_launch(dev, buf, at, l, first, count, coef, wide);
+        return launch_blocks(dev, buf, at, segments_at, data_at, first, count, coef, wide);
     name = "gj_j2k_t1_decode_mixed";
     if (max_words <= GJ_J2K_T1_WORDS_32) {
         name = "gj_j2k_t1_decode_mixed32";
         pack = 4;
     }
-    j2k_t1_input_size(l, &segments_at, &data_at);
     long_groups = (J2K_T1_LONG_BLOCKS + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
     if (env)
         long_groups = (size_t)atoi(env);
@@ -91,7 +94,7 @@ int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const
     }
     groups = long_groups + (rest + pack * GJ_J2K_T1_BLOCKS - 1) / (pack * GJ_J2K_T1_BLOCKS);
     {
-        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(*l->cblks)), GJ_ARG_U32(count),
+        gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(gj_j2k_cblk)), GJ_ARG_U32(count),
                         GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide),
                         GJ_ARG_U32(long_groups) };
 

@@ -16,8 +16,10 @@ static inline size_t j2k_align16(size_t n)
     return (n + 15) & ~(size_t)15;
 }
 
-/* Bytes of l's T1 inputs from a 16-byte aligned start: the code-block table at 0, the
- * segments at *segments_at, the data at *data_at. */
+/* Bytes of T1's inputs from a 16-byte aligned start: the code-block table at 0, the
+ * segments at *segments_at, the data at *data_at; the second for l's. */
+size_t j2k_t1_input_offsets(size_t nb_cblks, size_t nb_segments, uint64_t data_size, uint64_t *segments_at,
+                            uint64_t *data_at);
 size_t j2k_t1_input_size(const j2k_layout *l, uint64_t *segments_at, uint64_t *data_at);
 
 /* Uploads them to buf at `at` (16-byte aligned) and queues T1 over l's code-blocks into
@@ -29,8 +31,10 @@ int j2k_t1_queue(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_la
 int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l);
 int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
                   size_t count, const gj_buffer *coef, int wide);
-/* The same for batches (the table ordered by work): the longest code-blocks a warp each, the rest two per warp. */
-int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
-                        size_t count, const gj_buffer *coef, int wide);
+/* The same for batches (a table laid out and uploaded by the caller, ordered by work; max_words:
+ * its largest code-block's state, GJ_J2K_T1_WORDS_OF): the longest code-blocks a warp each, the
+ * rest two (four if at most 32x32) per warp. */
+int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint64_t segments_at, uint64_t data_at,
+                        size_t first, size_t count, uint32_t max_words, const gj_buffer *coef, int wide);
 
 #endif /* GJ_J2K_T1_QUEUE_H */
