@@ -237,7 +237,7 @@ int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target)
     if (l->planar &&
         (ret = upload_table(dev, &dec->plane_jobs, l->plane_jobs, l->nb_plane_jobs, sizeof(*l->plane_jobs))) < 0)
         return ret;
-    if (l->planar && !(l->components && l->out.nb_comps))
+    if (!j2k_layout_interleaved(l))
         return 0;
     gj_staging_plane0(target, &offset);
     *p = l->out;
@@ -306,7 +306,7 @@ static int run_output(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target)
     int ret;
 
     if ((l->planar && (ret = run_planar_output(dec, target)) < 0) ||
-        ((!l->planar || l->components) && (ret = run_packed_output(dec, target)) < 0))
+        (j2k_layout_interleaved(l) && (ret = run_packed_output(dec, target)) < 0))
         return ret;
     if (target != out)
         return gj_staging_download(dec->dev, target, out, l->out_width, l->out_height);
@@ -421,7 +421,7 @@ int j2k_decode_saturated(const gj_j2k_decoder *dec)
 /* One whole decode into out (a frame, or components), finished. */
 typedef int (*decode_fn)(gj_j2k_decoder *dec, const uint8_t *data, size_t size, void *out);
 
-/* One decode into a frame, finished. */
+/* One decode into a frame (a components decode's buffer too), finished. */
 static int decode_frame(gj_j2k_decoder *dec, const uint8_t *data, size_t size, void *opaque)
 {
     gj_frame *out = opaque, *target;
@@ -490,19 +490,13 @@ static int describe_components(const j2k_layout *l, gj_j2k_components *out)
 static int decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size, void *opaque)
 {
     gj_j2k_components *out = opaque;
-    gj_frame *target;
-    int ret, truncated;
+    int ret;
 
     out->nb_components = 0;
     out->buffer.decode_error_flags = 0;
-    ret = j2k_decode_host(dec, data, size, &out->buffer, &target, &truncated);
-    if (ret >= 0 && (ret = j2k_decode_tables(dec, target)) >= 0 &&
-        (ret = j2k_decode_kernels(dec, &out->buffer, target, 0)) >= 0 &&
-        (ret = dec->dev->ops->finish(dec->dev)) >= 0)
-        ret = describe_components(&dec->layout, out);
-    if (ret >= 0 && truncated)
-        out->buffer.decode_error_flags = 1;
-    return ret;
+    if ((ret = decode_frame(dec, data, size, &out->buffer)) < 0)
+        return ret;
+    return describe_components(&dec->layout, out);
 }
 
 int gj_j2k_decode_components(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_j2k_components *out)

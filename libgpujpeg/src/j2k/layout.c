@@ -539,8 +539,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
         ret = add_dwt_passes(l, s, tiles, offsets, &fractions, reduce);
     if (ret >= 0 && l->planar)
         ret = add_plane_jobs(l, s, tiles, offsets, &fractions, reduce);
-    /* A components decode takes components 0-2 through the interleaved stage when they transform together. */
-    if (ret >= 0 && (!l->planar || (l->components && l->out.nb_comps)))
+    if (ret >= 0 && j2k_layout_interleaved(l))
         ret = add_out_tiles(l, s, tiles, offsets, &fractions, reduce);
     free(offsets);
     free(fractions.bits);

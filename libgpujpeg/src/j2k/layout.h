@@ -91,6 +91,16 @@ typedef struct j2k_layout {
 } j2k_layout;
 
 /*
+ * Whether the interleaved output stage (out_tiles) runs: for every picture with
+ * packed output, and for a components decode whose components 0-2 transform
+ * together (host_decode.c sets out.nb_comps for them).
+ */
+static inline int j2k_layout_interleaved(const j2k_layout *l)
+{
+    return !l->planar || (l->components && l->out.nb_comps);
+}
+
+/*
  * Builds the tables for the tiles (every tile of s, T2 done) decoded at
  * 1/2^reduce of the full size, for interleaved or (l->planar set) planar output
  * (into l->planes, which the caller sets up).

@@ -438,9 +438,10 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
  * A work-group of `threads` takes `blocks` code-blocks from `first`, each with
  * `max_words` state words in local memory and threads / blocks threads: they clear
  * the code-block's coefficients and state words, the first of them decodes the
- * passes (the MQ decoder is serial), then all dequantise. With a warp per code-block the decoders never
- * diverge, and a warp scheduler interleaves many code-blocks; two per warp issue
- * fewer instructions for the same decisions where the GPU is full. The group first
+ * passes (the MQ decoder is serial), then all dequantise. With a warp per
+ * code-block the decoders never diverge, and a warp scheduler interleaves many
+ * code-blocks; two per warp issue fewer instructions for the same decisions where
+ * the GPU is full. The group first
  * fills the zero coding tables of the three kinds of sub-band (LL and LH share
  * theirs) and the MQ transition table.
  */
