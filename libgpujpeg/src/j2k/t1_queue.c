@@ -83,22 +83,22 @@ int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint6
         name = "gj_j2k_t1_decode_mixed32";
         pack = 4;
     }
-    long_groups = (J2K_T1_LONG_BLOCKS + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
+    long_groups = (J2K_T1_LONG_BLOCKS + GJ_J2K_T1_BATCH_WARPS - 1) / GJ_J2K_T1_BATCH_WARPS;
     if (env)
         long_groups = (size_t)atoi(env);
-    if (long_groups * GJ_J2K_T1_BLOCKS >= count) {
-        long_groups = (count + GJ_J2K_T1_BLOCKS - 1) / GJ_J2K_T1_BLOCKS;
+    if (long_groups * GJ_J2K_T1_BATCH_WARPS >= count) {
+        long_groups = (count + GJ_J2K_T1_BATCH_WARPS - 1) / GJ_J2K_T1_BATCH_WARPS;
         rest = 0;
     } else {
-        rest = count - long_groups * GJ_J2K_T1_BLOCKS;
+        rest = count - long_groups * GJ_J2K_T1_BATCH_WARPS;
     }
-    groups = long_groups + (rest + pack * GJ_J2K_T1_BLOCKS - 1) / (pack * GJ_J2K_T1_BLOCKS);
+    groups = long_groups + (rest + pack * GJ_J2K_T1_BATCH_WARPS - 1) / (pack * GJ_J2K_T1_BATCH_WARPS);
     {
         gj_karg a[] = { GJ_ARG_BUF(buf), GJ_ARG_U64(at + first * sizeof(gj_j2k_cblk)), GJ_ARG_U32(count),
                         GJ_ARG_U64(at + segments_at), GJ_ARG_U64(at + data_at), GJ_ARG_BUF(coef), GJ_ARG_U32(wide),
                         GJ_ARG_U32(long_groups) };
 
-        return gj_dev_launch(dev, name, groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BLOCKS, a, 8);
+        return gj_dev_launch(dev, name, groups, GJ_J2K_T1_LANES * GJ_J2K_T1_BATCH_WARPS, a, 8);
     }
 }
 

@@ -10,6 +10,9 @@
 /* Threads per code-block in T1 (j2k_t1.h): a warp; code-blocks per work-group. */
 #define GJ_J2K_T1_LANES 32
 #define GJ_J2K_T1_BLOCKS 2
+/* Warps per work-group of the batch kernels (j2k_t1.h): four share one copy of the tables
+ * (more would pass the 48 KiB of local memory a work-group may declare). */
+#define GJ_J2K_T1_BATCH_WARPS 4
 /*
  * T1's state words per code-block: one per column of a stripe of 4 rows, and a
  * zero column between stripes (the right neighbour of one stripe's last column and
