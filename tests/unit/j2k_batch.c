@@ -3,7 +3,8 @@
  * streams of the J2K corpus (GJ_J2K_CORPUS, default tests/j2k-corpus; skipped
  * without it): gj_j2k_decode_batch() gives every picture of a mixed set (packed
  * and planar, 8 and 16 bits, tiles, JP2) exactly as gj_j2k_decode() does, to host
- * and to device memory, with fewer lanes than pictures, more, and one; broken
+ * and to device memory, with fewer lanes than pictures, more, and one (a picture
+ * whose code-blocks T1 leaves out where an earlier wave left coefficients); broken
  * pictures among them fail alone (a truncated one decodes concealed, as alone);
  * the decoder's reduce applies; bad lane counts are refused; pictures past the
  * optimistic 16-bit fractions are decoded again, as alone (the log counts them).
@@ -82,6 +83,15 @@ static int load_pictures(gj_j2k_decoder *dec, const char *corpus, picture *pics)
         memcpy(pics[n++].data, pics[1].data, 20);
     decode_refs(dec, pics, good, n);
     return n;
+}
+
+/* The index of the picture of that name, or -1. */
+static int find_picture(const picture *pics, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(pics[i].name, name))
+            return i;
+    return -1;
 }
 
 /* pics in the order `order` (indices), as one batch; each result and picture as gj_j2k_decode() gave. */
@@ -200,6 +210,19 @@ int main(void)
     check_batch(dev, dec, pics, order, n, GJ_MEMORY_HOST, "16 lanes to host");
     gj_j2k_decoder_set_lanes(dec, 1);
     check_batch(dev, dec, pics, order, n, gj_device_memory(dev), "1 lane to device");
+    /* A picture with code-blocks of nothing coded (left out of T1, their coefficients
+     * zeroed instead) where an earlier wave of its lane set left another picture's. */
+    {
+        int dense = find_picture(pics, n, "lossless_rgb.j2k"), sparse = find_picture(pics, n, "lossy_rgb.j2k");
+
+        CHECK(dense >= 0 && sparse >= 0, "lossless_rgb and lossy_rgb in the corpus");
+        if (dense >= 0 && sparse >= 0) {
+            int reuse[6] = { dense, dense, dense, dense, sparse, sparse };
+
+            gj_j2k_decoder_set_lanes(dec, 2);
+            check_batch(dev, dec, pics, reuse, 6, GJ_MEMORY_HOST, "2 lanes, sparse pictures after dense ones");
+        }
+    }
     gj_j2k_decoder_set_lanes(dec, 4);
     check_reduce(dec, pics);
     setenv("GJ_J2K_T1_LONG", "1", 1);

@@ -244,12 +244,17 @@ static void queue_wave_t1(batch *b, wave *w)
         for (int k = 0; k < n; k++)
             ret = b->counted[k] < 0 ? b->counted[k] : ret;
     }
+    if (ret >= 0)
+        j2k_t1_merge_plan(m);
     if (ret >= 0 && (ret = ensure_staging(dec, dev, w->set, m->size)) >= 0 &&
         (ret = gj_dev_ensure_buffer(dev, input, m->size)) >= 0) {
-        j2k_t1_merge_plan(m);
         b->staging = dec->wave_staging[w->set];
         gj_thread_pool_run(dec->pool, fill_work, b, n);
-        if ((ret = dev->ops->upload(dev, input, 0, b->staging, m->size)) >= 0 &&
+        /* The zeros of the code-blocks left out of the table (t1_merge.h) */
+        for (int k = 0; k < n && ret >= 0; k++)
+            if (parts[k].empty)
+                ret = dev->ops->fill_zero(dev, coef, parts[k].coef_at, j2k_coef_bytes(parts[k].layout));
+        if (ret >= 0 && (ret = dev->ops->upload(dev, input, 0, b->staging, m->size)) >= 0 &&
             (ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, 0, m->narrow, m->max_words[0],
                                        coef, 0)) >= 0)
             ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, m->narrow, m->nb_cblks - m->narrow,

@@ -27,7 +27,6 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
     }
     if (m->data_size > UINT32_MAX || m->nb_segments > UINT32_MAX)
         return GJ_ERROR_UNSUPPORTED;
-    m->size = j2k_t1_input_offsets(m->nb_cblks, m->nb_segments, m->data_size, &m->segments_at, &m->data_at);
     return 0;
 }
 
@@ -41,6 +40,8 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
     for (size_t i = 0; i < l->nb_cblks; i++) {
         uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
 
+        if (!l->cblks[i].passes)
+            continue;
         max_passes = l->cblks[i].passes > max_passes ? l->cblks[i].passes : max_passes;
         max_words = words > max_words ? words : max_words;
     }
@@ -57,10 +58,12 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
         part->slots[l->cblks[i].passes]++;
     part->max_passes = max_passes;
     part->max_words = max_words;
+    part->empty = part->slots[0];
     return 0;
 }
 
-/* A counting sort's offsets: each (width, passes) bucket holds the pictures one after another. */
+/* A counting sort's offsets: each (width, passes) bucket holds the pictures one after another;
+ * no bucket for no passes. */
 void j2k_t1_merge_plan(j2k_t1_merge *m)
 {
     unsigned max_passes = 0;
@@ -72,7 +75,7 @@ void j2k_t1_merge_plan(j2k_t1_merge *m)
     for (int wide = 0; wide < 2; wide++) {
         if (wide)
             m->narrow = at;
-        for (int p = (int)max_passes; p >= 0; p--)
+        for (int p = (int)max_passes; p >= 1; p--)
             for (int i = 0; i < m->n; i++) {
                 j2k_t1_part *part = &m->parts[i];
                 size_t count;
@@ -86,6 +89,8 @@ void j2k_t1_merge_plan(j2k_t1_merge *m)
                     m->max_words[wide] = part->max_words;
             }
     }
+    m->nb_cblks = at;
+    m->size = j2k_t1_input_offsets(m->nb_cblks, m->nb_segments, m->data_size, &m->segments_at, &m->data_at);
 }
 
 void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging)
@@ -97,8 +102,11 @@ void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging)
     uint32_t coef_base = (uint32_t)(part->coef_at / (l->wide ? 4 : 2));
 
     for (size_t i = 0; i < l->nb_cblks; i++) {
-        gj_j2k_cblk *d = &cblks[part->slots[l->cblks[i].passes]++];
+        gj_j2k_cblk *d;
 
+        if (!l->cblks[i].passes)
+            continue;
+        d = &cblks[part->slots[l->cblks[i].passes]++];
         *d = l->cblks[i];
         d->data_offset += (gj_u32)part->data_first;
         d->seg_first += (gj_u32)part->segment_first;

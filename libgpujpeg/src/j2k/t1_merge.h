@@ -10,10 +10,14 @@
  * page-locked memory that upload does not hold the host. It runs in phases, so that
  * each picture's share of the work (its code-blocks, segments and data: megabytes
  * for a wave of 4K pictures) runs on its own thread:
- *   j2k_t1_merge_begin                the totals and the buffer's size;
+ *   j2k_t1_merge_begin                the totals;
  *   j2k_t1_merge_count(m, k)          picture k's code-blocks by coding passes;
- *   j2k_t1_merge_plan                 where each picture's code-blocks go;
+ *   j2k_t1_merge_plan                 where each picture's code-blocks go, the buffer's size;
  *   j2k_t1_merge_fill(m, k, staging)  picture k's part of the buffer.
+ * Code-blocks with nothing coded are left out of the table (most of a DCI 4K
+ * picture's, 60 % of a 4K lossy one's): T1 would only write their zeros, which the
+ * caller writes instead, over the coefficients of the pictures that have any
+ * (j2k_t1_part.empty).
  */
 #ifndef GJ_J2K_T1_MERGE_H
 #define GJ_J2K_T1_MERGE_H
@@ -29,7 +33,8 @@ typedef struct j2k_t1_part {
     uint64_t coef_at;
     /* Set by the phases. */
     unsigned max_passes;
-    uint32_t max_words;         /* the state words (GJ_J2K_T1_WORDS_OF) of its largest code-block */
+    uint32_t max_words;         /* the state words (GJ_J2K_T1_WORDS_OF) of its largest code-block T1 decodes */
+    size_t empty;               /* its code-blocks with no coding pass, left out of the table */
     size_t *slots;              /* by coding passes: its count of code-blocks, then the next one's slot */
     size_t slots_cap;
     uint64_t segment_first, data_first;
@@ -38,9 +43,9 @@ typedef struct j2k_t1_part {
 typedef struct j2k_t1_merge {
     j2k_t1_part *parts;
     int n;
-    size_t nb_cblks, nb_segments;
+    size_t nb_cblks, nb_segments;   /* the parts' totals; from j2k_t1_merge_plan on, the table's code-blocks */
     uint64_t data_size;
-    uint64_t segments_at, data_at, size;    /* the buffer's layout (j2k_t1_input_offsets) */
+    uint64_t segments_at, data_at, size;    /* the buffer's layout (j2k_t1_input_offsets), set by the plan */
     size_t narrow;              /* the code-blocks of 16-bit pictures come first, this many */
     uint32_t max_words[2];      /* of those and of the rest (32-bit pictures) */
 } j2k_t1_merge;
@@ -50,7 +55,8 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n);
 int j2k_t1_merge_count(j2k_t1_merge *m, int k);
 void j2k_t1_merge_plan(j2k_t1_merge *m);
 /* Code-blocks first by width (16-bit pictures' first), then by coding passes (most first),
- * then by picture, then in each picture's own order. The data runs are read here. */
+ * then by picture, then in each picture's own order; none without a coding pass. The
+ * data runs are read here. */
 void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging);
 /* The parts' scratch. */
 void j2k_t1_part_free(j2k_t1_part *part);
