@@ -9,8 +9,9 @@
  * chains: a 4K lossy picture's lowest resolutions, about a hundred code-blocks)
  * keep a warp each; the rest go two (four if at most 32x32) to a warp, which cuts
  * the instructions issued for their decisions once the GPU is full. The wave's
- * longest 256: on an H200 with work-groups of four warps (batches of 16), 1-2 %
- * faster than 1024 or 128 of them and within 1 % of 512; 64 left 4K lossy 5 % slower.
+ * longest 256: on an H200 with work-groups of four warps (batches of 16), 4K
+ * lossy 1-2 % faster than with 1024 or 128 of them (lossless 1.5 % faster than
+ * with 1024, as with 128), within 1 % of 512; 64 left 4K lossy 5 % slower.
  */
 #define J2K_T1_LONG_BLOCKS 256
 
