@@ -529,8 +529,8 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
  * then fill an H200's shared memory with 24 warps per SM instead of 22 (batches of
  * 4K pictures 1-2 % faster).
  */
-#define GJ_J2K_T1_MIXED(name, max_words, pack)                                                                   \
-    GJ_KERNEL name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,               \
+#define GJ_J2K_T1_MIXED(name, max_words, pack, groups)                                                           \
+    GJ_KERNEL_BOUNDED(GJ_J2K_T1_BATCH_WARPS * GJ_J2K_T1_LANES, groups) name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,               \
                    gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                        \
     {                                                                                                              \
         GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS * (max_words)];                                  \
@@ -547,8 +547,11 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
 
 /* Code-blocks up to 64x64, the usual size; up to 32x32, the DCI profiles' size, whose
  * small state leaves room for four per warp (on an H200 four gave DCI batches 1.5-2x
- * two's gain; for 64x64 the fewer groups that fit left four no better than two). */
-GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed, GJ_J2K_T1_WORDS_64, 2)
-GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed32, GJ_J2K_T1_WORDS_32, 4)
+ * two's gain; for 64x64 the fewer groups that fit left four no better than two).
+ * The last argument is the groups an SM holds, which local memory sets for 64x64
+ * (6, so the kernel may take 64 registers, not 56: 4K batches 0.5-1 % faster) and
+ * registers for 32x32 (9; 10 at 48 registers spilled and made DCI 2K 3 % slower). */
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed, GJ_J2K_T1_WORDS_64, 2, 6)
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed32, GJ_J2K_T1_WORDS_32, 4, 9)
 
 #endif /* GJ_KERNELS_J2K_T1_H */
