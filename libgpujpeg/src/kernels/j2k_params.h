@@ -7,7 +7,7 @@
 
 #include "common.h"
 
-/* Threads per code-block in T1 (j2k_t1.h): a warp; code-blocks per work-group. */
+/* Threads per code-block in T1 (j2k_t1.h): a warp; code-blocks per work-group of the one-picture kernel. */
 #define GJ_J2K_T1_LANES 32
 #define GJ_J2K_T1_BLOCKS 2
 /* Warps per work-group of the batch kernels (j2k_t1.h): four share one copy of the tables

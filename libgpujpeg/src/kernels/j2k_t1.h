@@ -530,8 +530,9 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
  * 4K pictures 1-2 % faster).
  */
 #define GJ_J2K_T1_MIXED(name, max_words, pack, groups)                                                           \
-    GJ_KERNEL_BOUNDED(GJ_J2K_T1_BATCH_WARPS * GJ_J2K_T1_LANES, groups) name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,               \
-                   gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                        \
+    GJ_KERNEL_BOUNDED(GJ_J2K_T1_BATCH_WARPS * GJ_J2K_T1_LANES, groups)                                             \
+    name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at, gj_u64 data_at,          \
+         GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                                                  \
     {                                                                                                              \
         GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS * (max_words)];                                  \
         GJ_LOCAL_DECL gj_u8 zc[3 * GJ_T1_ZC_ENTRIES];                                                              \
