@@ -1,7 +1,8 @@
 /*
  * The join of several pictures' T1 tables (j2k/t1_merge.h) on made-up pictures:
- * code-blocks of 16-bit pictures first, then most coding passes first, then by
- * picture, then in each picture's order; those without a coding pass left out
+ * code-blocks of 16-bit pictures first, then most coding passes first, then most
+ * coded bytes (in quarter doublings), then by picture, then in each picture's
+ * order; those without a coding pass left out
  * and counted as the picture's empty ones; each entry pointed at its picture's
  * segments, data and coefficients; segments and data (joined on the host, or runs
  * of the input) copied where the offsets say; the largest state per width; offsets
@@ -100,6 +101,31 @@ int main(void)
         CHECK(!memcmp(staging + m.data_at, "abcdefgPQRSTUVxyz!", 18), "data %.18s", staging + m.data_at);
     }
     free(staging);
+    {
+        /* Among equal passes, the most coded bytes first (a quarter doubling apart: 300 and
+         * 280 bytes share a step and keep the picture's order) */
+        gj_j2k_cblk c[] = { cblk(5, 4, 0, 0, 0), cblk(5, 4, 10, 1, 1), cblk(5, 4, 310, 2, 2), cblk(6, 4, 350, 3, 3),
+                            cblk(5, 4, 351, 4, 4) };
+        uint32_t segs[] = { 10 | 5u << 24, 300 | 5u << 24, 40 | 5u << 24, 1 | 6u << 24, 280 | 5u << 24 };
+        static uint8_t bytes[631];
+        static const int want[] = { 3, 1, 4, 2, 0 };
+        j2k_layout one = { .cblks = c, .nb_cblks = 5, .segments = segs, .nb_segments = 5, .data = bytes,
+                           .data_size = sizeof(bytes), .coef_count = 64 };
+        j2k_t1_part part = { .layout = &one };
+
+        for (int i = 0; i < 5; i++)
+            c[i].seg_count = 1;
+        CHECK(j2k_t1_merge_begin(&m, &part, 1) == 0 && j2k_t1_merge_count(&m, 0) == 0, "one picture refused");
+        j2k_t1_merge_plan(&m);
+        staging = calloc(1, m.size);
+        j2k_t1_merge_fill(&m, 0, staging);
+        out = (gj_j2k_cblk *)staging;
+        for (int i = 0; i < 5; i++)
+            CHECK(out[i].coef_offset == (uint32_t)want[i], "by bytes, entry %d: code-block %u, expected %d", i,
+                  out[i].coef_offset, want[i]);
+        free(staging);
+        j2k_t1_part_free(&part);
+    }
     /* Coefficients the kernels' 32-bit offsets cannot reach, or not at a word */
     parts[1].coef_at = (uint64_t)UINT32_MAX * 4;
     CHECK(j2k_t1_merge_begin(&m, parts, PARTS) == GJ_ERROR_UNSUPPORTED, "an offset past 32 bits accepted");

@@ -30,11 +30,36 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
     return 0;
 }
 
+/*
+ * A code-block's place in the join: most coding passes first (the longest walks),
+ * and among equal passes the most coded bytes first (the most decisions), in
+ * J2K_T1_BYTE_STEPS steps per doubling. The work-groups of the batch kernels wait
+ * for their slowest code-block (j2k_t1.h): neighbours in the table share one.
+ * 0 for a code-block with no coding pass.
+ */
+#define J2K_T1_BYTE_STEPS 4
+#define J2K_T1_BYTE_KEYS (J2K_T1_BYTE_STEPS * 26)
+
+static unsigned work_key(const j2k_layout *l, const gj_j2k_cblk *cb)
+{
+    uint64_t sum = 0;
+    uint32_t bytes, log2;
+
+    if (!cb->passes)
+        return 0;
+    for (unsigned s = 0; s < cb->seg_count; s++)
+        sum += l->segments[cb->seg_first + s] & 0xFFFFFFu;
+    bytes = sum < (1u << 25) ? (uint32_t)sum : (1u << 25) - 1;
+    log2 = bytes ? 31u - (uint32_t)__builtin_clz(bytes) : 0;
+    /* the doubling, then the two bits below its top one */
+    return cb->passes * J2K_T1_BYTE_KEYS + (bytes ? log2 * J2K_T1_BYTE_STEPS + 1 + ((bytes << 2 >> log2) & 3u) : 0);
+}
+
 int j2k_t1_merge_count(j2k_t1_merge *m, int k)
 {
     j2k_t1_part *part = &m->parts[k];
     const j2k_layout *l = part->layout;
-    unsigned max_passes = 0;
+    unsigned max_passes = 0, max_key;
     uint32_t max_words = 0;
 
     for (size_t i = 0; i < l->nb_cblks; i++) {
@@ -45,42 +70,43 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
         max_passes = l->cblks[i].passes > max_passes ? l->cblks[i].passes : max_passes;
         max_words = words > max_words ? words : max_words;
     }
-    if (max_passes + 1 > part->slots_cap) {
-        size_t *s = realloc(part->slots, (max_passes + 1) * sizeof(*s));
+    max_key = max_passes * J2K_T1_BYTE_KEYS + J2K_T1_BYTE_KEYS - 1;
+    if (max_key + 1 > part->slots_cap) {
+        size_t *s = realloc(part->slots, (max_key + 1) * sizeof(*s));
 
         if (!s)
             return GJ_ERROR_NOMEM;
         part->slots = s;
-        part->slots_cap = max_passes + 1;
+        part->slots_cap = max_key + 1;
     }
-    memset(part->slots, 0, (max_passes + 1) * sizeof(*part->slots));
+    memset(part->slots, 0, (max_key + 1) * sizeof(*part->slots));
     for (size_t i = 0; i < l->nb_cblks; i++)
-        part->slots[l->cblks[i].passes]++;
-    part->max_passes = max_passes;
+        part->slots[work_key(l, &l->cblks[i])]++;
+    part->max_key = max_key;
     part->max_words = max_words;
     part->empty = part->slots[0];
     return 0;
 }
 
-/* A counting sort's offsets: each (width, passes) bucket holds the pictures one after another;
+/* A counting sort's offsets: each (width, work key) bucket holds the pictures one after another;
  * no bucket for no passes. */
 void j2k_t1_merge_plan(j2k_t1_merge *m)
 {
-    unsigned max_passes = 0;
+    unsigned max_key = 0;
     size_t at = 0;
 
     for (int i = 0; i < m->n; i++)
-        max_passes = m->parts[i].max_passes > max_passes ? m->parts[i].max_passes : max_passes;
+        max_key = m->parts[i].max_key > max_key ? m->parts[i].max_key : max_key;
     m->max_words[0] = m->max_words[1] = 0;
     for (int wide = 0; wide < 2; wide++) {
         if (wide)
             m->narrow = at;
-        for (int p = (int)max_passes; p >= 1; p--)
+        for (int p = (int)max_key; p >= 1; p--)
             for (int i = 0; i < m->n; i++) {
                 j2k_t1_part *part = &m->parts[i];
                 size_t count;
 
-                if (!part->layout->wide != !wide || (unsigned)p > part->max_passes)
+                if (!part->layout->wide != !wide || (unsigned)p > part->max_key)
                     continue;
                 count = part->slots[p];
                 part->slots[p] = at;
@@ -106,7 +132,7 @@ void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging)
 
         if (!l->cblks[i].passes)
             continue;
-        d = &cblks[part->slots[l->cblks[i].passes]++];
+        d = &cblks[part->slots[work_key(l, &l->cblks[i])]++];
         *d = l->cblks[i];
         d->data_offset += (gj_u32)part->data_first;
         d->seg_first += (gj_u32)part->segment_first;

@@ -11,7 +11,7 @@
  * each picture's share of the work (its code-blocks, segments and data: megabytes
  * for a wave of 4K pictures) runs on its own thread:
  *   j2k_t1_merge_begin                the totals;
- *   j2k_t1_merge_count(m, k)          picture k's code-blocks by coding passes;
+ *   j2k_t1_merge_count(m, k)          picture k's code-blocks by work (passes, then coded bytes);
  *   j2k_t1_merge_plan                 where each picture's code-blocks go, the buffer's size;
  *   j2k_t1_merge_fill(m, k, staging)  picture k's part of the buffer.
  * Code-blocks with nothing coded are left out of the table (most of a DCI 4K
@@ -32,10 +32,10 @@ typedef struct j2k_t1_part {
     const j2k_layout *layout;
     uint64_t coef_at;
     /* Set by the phases. */
-    unsigned max_passes;
+    unsigned max_key;           /* of its code-blocks' places (t1_merge.c's work_key) */
     uint32_t max_words;         /* the state words (GJ_J2K_T1_WORDS_OF) of its largest code-block T1 decodes */
     size_t empty;               /* its code-blocks with no coding pass, left out of the table */
-    size_t *slots;              /* by coding passes: its count of code-blocks, then the next one's slot */
+    size_t *slots;              /* by work key: its count of code-blocks, then the next one's slot */
     size_t slots_cap;
     uint64_t segment_first, data_first;
 } j2k_t1_part;
@@ -55,8 +55,8 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n);
 int j2k_t1_merge_count(j2k_t1_merge *m, int k);
 void j2k_t1_merge_plan(j2k_t1_merge *m);
 /* Code-blocks first by width (16-bit pictures' first), then by coding passes (most first),
- * then by picture, then in each picture's own order; none without a coding pass. The
- * data runs are read here. */
+ * then by coded bytes (most first, in steps of a quarter doubling), then by picture, then
+ * in each picture's own order; none without a coding pass. The data runs are read here. */
 void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging);
 /* The parts' scratch. */
 void j2k_t1_part_free(j2k_t1_part *part);
