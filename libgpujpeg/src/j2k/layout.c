@@ -533,7 +533,7 @@ int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tile
         }
     }
     /* Each code-block carries its own offsets: T1 may take them in any order. */
-    if (ret >= 0)
+    if (ret >= 0 && !l->unsorted)
         ret = sort_by_work(l);
     if (ret >= 0)
         ret = add_dwt_passes(l, s, tiles, offsets, &fractions, reduce);

@@ -66,6 +66,8 @@ typedef struct j2k_layout {
     int wide;                       /* stored in 32 bits, else 16 (j2k/coef_range.c, kernels/j2k_coef.h) */
     int force_wide;                 /* set by the caller: 32 bits whatever the bound (GJ_J2K_WIDE=1) */
     int worst_case;                 /* set by the caller: 9/7 fractions from the worst-case bound */
+    int unsorted;                   /* set by the caller: code-blocks in T2's order, not by work */
+                                    /* (a batch's join orders them: t1_merge.h) */
     int optimistic;                 /* 16-bit 9/7 fractions beyond the worst case's somewhere: the IDWT's */
                                     /* stores may saturate (coef_range.h), the decode checks (decoder.c) */
     gj_j2k_dwt_job *jobs;
