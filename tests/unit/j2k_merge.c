@@ -124,6 +124,17 @@ int main(void)
             CHECK(out[i].coef_offset == (uint32_t)want[i], "by bytes, entry %d: code-block %u, expected %d", i,
                   out[i].coef_offset, want[i]);
         free(staging);
+        /* A hostile count of passes still sorts first, and the sort's table stays small */
+        c[1].passes = 60000;
+        CHECK(j2k_t1_merge_begin(&m, &part, 1) == 0 && j2k_t1_merge_count(&m, 0) == 0, "many passes refused");
+        CHECK(part.slots_cap <= 256 * 104, "a sort table of %zu entries", part.slots_cap);
+        j2k_t1_merge_plan(&m);
+        staging = calloc(1, m.size);
+        j2k_t1_merge_fill(&m, 0, staging);
+        out = (gj_j2k_cblk *)staging;
+        CHECK(out[0].coef_offset == 1 && out[0].passes == 60000, "many passes: entry 0 is code-block %u",
+              out[0].coef_offset);
+        free(staging);
         j2k_t1_part_free(&part);
     }
     /* Coefficients the kernels' 32-bit offsets cannot reach, or not at a word */

@@ -39,6 +39,14 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
  */
 #define J2K_T1_BYTE_STEPS 4
 #define J2K_T1_BYTE_KEYS (J2K_T1_BYTE_STEPS * 26)
+/* Passes beyond what a code-block holds (3 per bit-plane) come from hostile streams
+ * only: they share the last keys, which keeps the counting sort's table small. */
+#define J2K_T1_KEY_PASSES 255u
+
+static unsigned key_passes(const gj_j2k_cblk *cb)
+{
+    return cb->passes < J2K_T1_KEY_PASSES ? cb->passes : J2K_T1_KEY_PASSES;
+}
 
 static unsigned work_key(const j2k_layout *l, const gj_j2k_cblk *cb)
 {
@@ -52,7 +60,7 @@ static unsigned work_key(const j2k_layout *l, const gj_j2k_cblk *cb)
     bytes = sum < (1u << 25) ? (uint32_t)sum : (1u << 25) - 1;
     log2 = bytes ? 31u - (uint32_t)__builtin_clz(bytes) : 0;
     /* the doubling, then the two bits below its top one */
-    return cb->passes * J2K_T1_BYTE_KEYS + (bytes ? log2 * J2K_T1_BYTE_STEPS + 1 + ((bytes << 2 >> log2) & 3u) : 0);
+    return key_passes(cb) * J2K_T1_BYTE_KEYS + (bytes ? log2 * J2K_T1_BYTE_STEPS + 1 + ((bytes << 2 >> log2) & 3u) : 0);
 }
 
 int j2k_t1_merge_count(j2k_t1_merge *m, int k)
@@ -67,7 +75,7 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
 
         if (!l->cblks[i].passes)
             continue;
-        max_passes = l->cblks[i].passes > max_passes ? l->cblks[i].passes : max_passes;
+        max_passes = key_passes(&l->cblks[i]) > max_passes ? key_passes(&l->cblks[i]) : max_passes;
         max_words = words > max_words ? words : max_words;
     }
     max_key = max_passes * J2K_T1_BYTE_KEYS + J2K_T1_BYTE_KEYS - 1;
