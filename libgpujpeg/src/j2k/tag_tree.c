@@ -74,15 +74,18 @@ int j2k_tag_tree_init(j2k_tag_tree *t, int w, int h)
     lh = h;
     for (;;) {
         int next_start = level_start + lw * lh;
-        int nw = (lw + 1) / 2;
+        int nw = (lw + 1) / 2, root = lw == 1 && lh == 1;
 
-        for (i = 0; i < lw * lh; i++) {
-            j2k_tag_node *n = &t->nodes[level_start + i];
+        /* By rows and columns: no division per node (a DCI 4K picture has tens of
+         * thousands of nodes, initialised for every picture) */
+        for (int y = 0; y < lh; y++)
+            for (i = 0; i < lw; i++) {
+                j2k_tag_node *n = &t->nodes[level_start + y * lw + i];
 
-            n->value = INT32_MAX;
-            n->low = 0;
-            n->parent = (lw == 1 && lh == 1) ? -1 : next_start + (i / lw / 2) * nw + (i % lw) / 2;
-        }
+                n->value = INT32_MAX;
+                n->low = 0;
+                n->parent = root ? -1 : next_start + (y / 2) * nw + i / 2;
+            }
         if (lw == 1 && lh == 1)
             break;
         level_start = next_start;
