@@ -72,10 +72,11 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
 
     for (size_t i = 0; i < l->nb_cblks; i++) {
         uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
+        unsigned passes = key_passes(&l->cblks[i]);
 
-        if (!l->cblks[i].passes)
+        if (!passes)
             continue;
-        max_passes = key_passes(&l->cblks[i]) > max_passes ? key_passes(&l->cblks[i]) : max_passes;
+        max_passes = passes > max_passes ? passes : max_passes;
         max_words = words > max_words ? words : max_words;
     }
     max_key = max_passes * J2K_T1_BYTE_KEYS + J2K_T1_BYTE_KEYS - 1;

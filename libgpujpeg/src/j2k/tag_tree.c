@@ -86,7 +86,7 @@ int j2k_tag_tree_init(j2k_tag_tree *t, int w, int h)
                 n->low = 0;
                 n->parent = root ? -1 : next_start + (y / 2) * nw + i / 2;
             }
-        if (lw == 1 && lh == 1)
+        if (root)
             break;
         level_start = next_start;
         lw = nw;

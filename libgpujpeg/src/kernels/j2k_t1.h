@@ -478,7 +478,7 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
 GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
                              gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u64 first, gj_u32 threads,
                              gj_u32 blocks, gj_u32 max_words, gj_u32 speculate, GJ_LOCAL gj_u32 *words,
-                             GJ_LOCAL gj_u8 *zc, GJ_LOCAL gj_u32 *ctx, GJ_LOCAL gj_u32 *trans)
+                             GJ_LOCAL gj_u8 *tables, GJ_LOCAL gj_u32 *ctx, GJ_LOCAL gj_u32 *trans)
 {
     GJ_GLOBAL const gj_j2k_cblk *cblks = (GJ_GLOBAL const gj_j2k_cblk *)(input + cblks_at);
     GJ_GLOBAL const gj_u32 *segments = (GJ_GLOBAL const gj_u32 *)(input + segments_at);
@@ -489,7 +489,7 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     gj_j2k_t1 t;
 
     for (gj_u32 i = lid; i < GJ_T1_TABLE_BYTES; i += threads)
-        zc[i] = (gj_u8)(i >= 3u * GJ_T1_ZC_ENTRIES ? gj_j2k_t1_sc_entry(i - 3u * GJ_T1_ZC_ENTRIES)
+        tables[i] = (gj_u8)(i >= 3u * GJ_T1_ZC_ENTRIES ? gj_j2k_t1_sc_entry(i - 3u * GJ_T1_ZC_ENTRIES)
                         : gj_j2k_t1_zc_entry(i < GJ_T1_ZC_ENTRIES ? 0u : i < 2u * GJ_T1_ZC_ENTRIES ? 1u : 3u,
                                              i % GJ_T1_ZC_ENTRIES));
     for (gj_u32 i = lid; i < GJ_MQ_TRANSITIONS; i += threads)
@@ -498,8 +498,8 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     t.words = gj_local_pin(words + slot * max_words);
     t.ctx = gj_local_pin(ctx + slot * GJ_T1_CONTEXTS);
     t.trans = gj_local_pin(trans);
-    t.zc = gj_local_pin(zc + kind * GJ_T1_ZC_ENTRIES);
-    t.sc = gj_local_pin(zc + 3 * GJ_T1_ZC_ENTRIES);
+    t.zc = gj_local_pin(tables + kind * GJ_T1_ZC_ENTRIES);
+    t.sc = gj_local_pin(tables + 3 * GJ_T1_ZC_ENTRIES);
     t.base = cb->coef_offset;
     t.stride = cb->stride;
     t.w = cb->width;
@@ -544,12 +544,13 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
                                   gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide)
 {
     GJ_LOCAL_DECL gj_u32 words[GJ_J2K_T1_BLOCKS * GJ_J2K_T1_WORDS];
-    GJ_LOCAL_DECL gj_u8 zc[GJ_T1_TABLE_BYTES];
+    GJ_LOCAL_DECL gj_u8 tables[GJ_T1_TABLE_BYTES];
     GJ_LOCAL_DECL gj_u32 ctx[GJ_J2K_T1_BLOCKS * GJ_T1_CONTEXTS];
     GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
 
     gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS,
-                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, 1, words, zc, ctx, trans);
+                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, 1, words, tables, ctx,
+                    trans);
 }
 
 /*
@@ -567,7 +568,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
          GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                                                  \
     {                                                                                                              \
         GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS * (max_words)];                                  \
-        GJ_LOCAL_DECL gj_u8 zc[GJ_T1_TABLE_BYTES];                                                                 \
+        GJ_LOCAL_DECL gj_u8 tables[GJ_T1_TABLE_BYTES];                                                             \
         GJ_LOCAL_DECL gj_u32 ctx[(pack) * GJ_J2K_T1_BATCH_WARPS * GJ_T1_CONTEXTS];                                 \
         GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];                                                             \
         gj_u64 g = gj_group_id(), first = g < long_groups ? g * GJ_J2K_T1_BATCH_WARPS                              \
@@ -575,7 +576,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
                                                                                                                    \
         gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, first,                           \
                         GJ_J2K_T1_BATCH_WARPS * GJ_J2K_T1_LANES, g < long_groups ? GJ_J2K_T1_BATCH_WARPS           \
-                        : (pack) * GJ_J2K_T1_BATCH_WARPS, max_words, 0, words, zc, ctx, trans);                    \
+                        : (pack) * GJ_J2K_T1_BATCH_WARPS, max_words, 0, words, tables, ctx, trans);                \
     }
 
 /* Code-blocks up to 64x64, the usual size; up to 32x32, the DCI profiles' size, whose
