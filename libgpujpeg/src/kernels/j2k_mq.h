@@ -74,25 +74,20 @@ GJ_FUNC gj_u32 gj_j2k_byte(GJ_GLOBAL const gj_u8 *data, gj_u32 pos, gj_u32 end)
     return pos < end ? (gj_u32)data[pos] : 0xFFu;
 }
 
-/* C.3.4 BYTEIN: the byte after an 0xFF carries 7 bits; 0xFF followed by > 0x8F is a marker. */
+/*
+ * C.3.4 BYTEIN: the byte after an 0xFF carries 7 bits; 0xFF followed by > 0x8F is a
+ * marker, which feeds 1-bits and is not passed. Both bytes are read at once and the
+ * cases selected without a branch: one load's latency on the decoder's chain, not two
+ * in turn.
+ */
 GJ_FUNC void gj_j2k_mq_bytein(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
 {
-    if (gj_j2k_byte(data, m->pos, m->end) == 0xFFu) {
-        gj_u32 next = gj_j2k_byte(data, m->pos + 1, m->end);
+    gj_u32 b = gj_j2k_byte(data, m->pos, m->end), next = gj_j2k_byte(data, m->pos + 1u, m->end);
+    gj_u32 ff = b == 0xFFu, marker = ff && next > 0x8Fu;
 
-        if (next > 0x8Fu) {
-            m->c += 0xFF00u;
-            m->ct = 8;
-        } else {
-            m->pos++;
-            m->c += next << 9;
-            m->ct = 7;
-        }
-    } else {
-        m->pos++;
-        m->c += gj_j2k_byte(data, m->pos, m->end) << 8;
-        m->ct = 8;
-    }
+    m->c += marker ? 0xFF00u : next << (8u + ff);
+    m->ct = 8 - (gj_i32)(ff & (marker ^ 1u));
+    m->pos += marker ^ 1u;
 }
 
 /* C.3.5 INITDEC */
