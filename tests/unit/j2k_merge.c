@@ -65,7 +65,14 @@ int main(void)
         parts[i].layout = &l[i];
         parts[i].coef_at = coef_at[i];
     }
+    /* 18 coded bytes: 144 bits, fewer than the 192 coefficients; over 144 of them, dense */
+    for (int i = 0; i < PARTS; i++)
+        l[i].coef_count = 48;
+    CHECK(j2k_t1_merge_begin(&m, parts, PARTS) == 0 && m.dense, "144 bits over 144 coefficients not dense");
+    for (int i = 0; i < PARTS; i++)
+        l[i].coef_count = 64;
     CHECK(j2k_t1_merge_begin(&m, parts, PARTS) == 0, "begin refused the parts");
+    CHECK(!m.dense, "144 bits over 192 coefficients dense");
     CHECK(m.nb_cblks == 9 && m.nb_segments == 9 && m.data_size == 18, "totals %zu %zu %llu", m.nb_cblks,
           m.nb_segments, (unsigned long long)m.data_size);
     for (int k = PARTS - 1; k >= 0; k--)
@@ -80,6 +87,8 @@ int main(void)
     CHECK(m.narrow == 6, "narrow %zu", m.narrow);
     CHECK(m.max_words[0] == GJ_J2K_T1_WORDS_OF(64, 4) && m.max_words[1] == GJ_J2K_T1_WORDS_OF(32, 4),
           "max words %u %u", m.max_words[0], m.max_words[1]);
+    CHECK(m.max_halves[0] == GJ_J2K_T1_HALVES_OF(64, 4) && m.max_halves[1] == GJ_J2K_T1_HALVES_OF(32, 4),
+          "max half-words %u %u", m.max_halves[0], m.max_halves[1]);
     staging = calloc(1, m.size);
     for (int k = 0; k < PARTS; k++)
         j2k_t1_merge_fill(&m, (k + 1) % PARTS, staging);

@@ -9,6 +9,8 @@
 
 int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
 {
+    uint64_t coefs = 0;
+
     m->parts = parts;
     m->n = n;
     m->nb_cblks = m->nb_segments = 0;
@@ -24,7 +26,9 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
         m->nb_cblks += l->nb_cblks;
         m->nb_segments += l->nb_segments;
         m->data_size += l->data_size;
+        coefs += l->coef_count;
     }
+    m->dense = m->data_size * 8 >= coefs;
     if (m->data_size > UINT32_MAX || m->nb_segments > UINT32_MAX)
         return GJ_ERROR_UNSUPPORTED;
     return 0;
@@ -68,16 +72,18 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
     j2k_t1_part *part = &m->parts[k];
     const j2k_layout *l = part->layout;
     unsigned max_passes = 0, max_key;
-    uint32_t max_words = 0;
+    uint32_t max_words = 0, max_halves = 0;
 
     for (size_t i = 0; i < l->nb_cblks; i++) {
         uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
+        uint32_t halves = GJ_J2K_T1_HALVES_OF(l->cblks[i].width, l->cblks[i].height);
         unsigned passes = key_passes(&l->cblks[i]);
 
         if (!passes)
             continue;
         max_passes = passes > max_passes ? passes : max_passes;
         max_words = words > max_words ? words : max_words;
+        max_halves = halves > max_halves ? halves : max_halves;
     }
     max_key = max_passes * J2K_T1_BYTE_KEYS + J2K_T1_BYTE_KEYS - 1;
     if (max_key + 1 > part->slots_cap) {
@@ -93,6 +99,7 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
         part->slots[work_key(l, &l->cblks[i])]++;
     part->max_key = max_key;
     part->max_words = max_words;
+    part->max_halves = max_halves;
     part->empty = part->slots[0];
     return 0;
 }
@@ -107,6 +114,7 @@ void j2k_t1_merge_plan(j2k_t1_merge *m)
     for (int i = 0; i < m->n; i++)
         max_key = m->parts[i].max_key > max_key ? m->parts[i].max_key : max_key;
     m->max_words[0] = m->max_words[1] = 0;
+    m->max_halves[0] = m->max_halves[1] = 0;
     for (int wide = 0; wide < 2; wide++) {
         if (wide)
             m->narrow = at;
@@ -122,6 +130,8 @@ void j2k_t1_merge_plan(j2k_t1_merge *m)
                 at += count;
                 if (count && part->max_words > m->max_words[wide])
                     m->max_words[wide] = part->max_words;
+                if (count && part->max_halves > m->max_halves[wide])
+                    m->max_halves[wide] = part->max_halves;
             }
     }
     m->nb_cblks = at;

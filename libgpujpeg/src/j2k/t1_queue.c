@@ -72,7 +72,8 @@ int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_l
 }
 
 int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint64_t segments_at, uint64_t data_at,
-                        size_t first, size_t count, uint32_t max_words, const gj_buffer *coef, int wide)
+                        size_t first, size_t count, uint32_t max_words, uint32_t max_halves, int dense,
+                        const gj_buffer *coef, int wide)
 {
     size_t long_groups, rest, groups, pack = 2;
     const char *name, *env = getenv("GJ_J2K_T1_LONG");
@@ -81,9 +82,14 @@ int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint6
         return 0;
     if (max_words > GJ_J2K_T1_WORDS_64)
         return launch_blocks(dev, buf, at, segments_at, data_at, first, count, coef, wide);
+    /* Words, two code-blocks per warp, also for the shapes whose half-words are more than a
+     * 64x64 code-block's (128x32, ...) */
     name = "gj_j2k_t1_decode_mixed";
     if (max_words <= GJ_J2K_T1_WORDS_32) {
         name = "gj_j2k_t1_decode_mixed32";
+        pack = 4;
+    } else if (dense && max_halves <= GJ_J2K_T1_HALVES_64) {
+        name = "gj_j2k_t1_decode_half";
         pack = 4;
     }
     long_groups = (J2K_T1_LONG_BLOCKS + GJ_J2K_T1_BATCH_WARPS - 1) / GJ_J2K_T1_BATCH_WARPS;

@@ -26,6 +26,10 @@
 /* ... and of at most 32x32 (the DCI profiles') 8 * 33 + 1. */
 #define GJ_J2K_T1_WORDS_32 265
 #define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 1u) + 1u)
+/* The state in 16-bit half-words (j2k_t1.h): two stripes more, zeros above the first and
+ * below the last; the batch kernel's capacity, 64x64 code-blocks. */
+#define GJ_J2K_T1_HALVES_OF(w, h) (((((gj_u32)(h) + 3u) / 4u) + 2u) * ((gj_u32)(w) + 1u) + 1u)
+#define GJ_J2K_T1_HALVES_64 1171
 
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
 #define GJ_J2K_BYPASS  0x01u

@@ -26,16 +26,25 @@
 /*
  * A stripe column's word: significance (sigma) and sign (chi) of its rows -1 to 4,
  * i.e. of its four coefficients and of the nearest rows of the stripes above and
- * below (copies that a coefficient becoming significant there writes), then for
- * each of its coefficients whether it was coded in this bit-plane's significance
- * pass (pi) and whether it was refined before (mu).
+ * below, then for each of its coefficients whether it was coded in this bit-plane's
+ * significance pass (pi) and whether it was refined before (mu: bits 16, 21, 22 and
+ * 27, gj_j2k_t1_mu).
+ *
+ * Kept in memory in one of two ways, a constant of the kernel (t->halves):
+ *  - the word itself, rows -1 and 4 being copies that a coefficient becoming
+ *    significant in the stripe above or below writes;
+ *  - a 16-bit half-word of the column's own rows: the word's bits 1-4, 7-10 and
+ *    12-15 in place and mu in the bits of rows -1 and 4 (0, 5, 6, 11). Loading a
+ *    column reads the stripes above and below too. Half the local memory: a warp
+ *    holds four 64x64 code-blocks where it held two (gj_j2k_t1_decode_half).
  */
 #define GJ_T1_SIGMA(r)  (1u << ((r) + 1))   /* r from -1 to 4 */
 #define GJ_T1_CHI(r)    (1u << ((r) + 7))
-#define GJ_T1_PI(r)     (1u << ((r) + 12))  /* r from 0 to 3 */
-#define GJ_T1_MU(r)     (1u << ((r) + 16))
 #define GJ_T1_PI_ALL    0xF000u
 #define GJ_T1_SIGMA_ALL 0x3Fu
+/* A half-word's bits that are the word's own; its mu bits, at 16 and above in the word. */
+#define GJ_T1_HALF_OWN  0xF79Eu
+#define GJ_T1_HALF_MU   0x0861u
 
 /* Contexts (Tables D.1-D.4): 0-8 zero coding, 9-13 sign, 14-16 refinement, run length, uniform. */
 #define GJ_T1_CTX_RL 17
@@ -51,7 +60,7 @@
 
 typedef struct gj_j2k_t1 {
     GJ_GLOBAL gj_i32 *coef;
-    GJ_LOCAL gj_u32 *words;     /* stripe s's column x at words[s * pitch + x + 1]; columns -1 and w stay 0 (shared) */
+    GJ_LOCAL gj_u32 *words;     /* the state, gj_j2k_t1_index(); columns -1 and w stay 0 (shared) */
     GJ_LOCAL gj_u32 *ctx;       /* the MQ contexts (j2k_mq.h) */
     GJ_LOCAL const gj_u32 *trans;   /* the MQ transition table */
     GJ_LOCAL const gj_u8 *zc;   /* this sub-band's zero coding contexts */
@@ -59,6 +68,8 @@ typedef struct gj_j2k_t1 {
     gj_u32 base, stride;        /* coefficients: the code-block's first and the row pitch */
     gj_i32 w, h, pitch;
     gj_u32 vcausal;
+    gj_u32 halves;              /* a constant of the kernel: the state in half-words (above) */
+    gj_u32 live;                /* gj_j2k_t1_stripe_bit(s) for every stripe s holding a significant coefficient */
     gj_u32 wide;                /* 32-bit coefficients (j2k_coef.h) */
     gj_u32 speculate;           /* a constant of the kernel: the MQ decoder's loads (j2k_mq.h) */
     gj_j2k_mq mq;
@@ -141,6 +152,61 @@ GJ_FUNC gj_u32 gj_j2k_t1_neighbours(gj_u32 left, gj_u32 cur, gj_u32 right)
     gj_u32 lr = left | right;
 
     return (lr | lr >> 1 | lr >> 2 | cur | cur >> 2) & 0xFu;
+}
+
+/*
+ * Stripe s's bit of t->live: the significance and refinement passes skip stripes with
+ * nothing significant in or next to them (a quarter to a third of their columns in
+ * 4K pictures: the first bit-planes' and the empty sub-bands'). Stripes from 31 on
+ * share the last bit.
+ */
+GJ_FUNC gj_u32 gj_j2k_t1_stripe_bit(gj_i32 s)
+{
+    return 1u << (s < 31 ? s : 31);
+}
+
+/* Where column x (-1 to w) of stripe s lies in the state: a word's or a half-word's index. */
+GJ_FUNC gj_u32 gj_j2k_t1_index(const gj_j2k_t1 *t, gj_i32 s, gj_i32 x)
+{
+    return (gj_u32)((s + (t->halves ? 1 : 0)) * t->pitch + x + 1);
+}
+
+/*
+ * The word of the column at index i. From half-words: the column's own, with mu
+ * moved up, row 3 of the stripe above as row -1 and row 0 of the one below as row 4
+ * (not in vertically causal mode, D.7). Stripes -1 and past the last stay 0.
+ */
+GJ_FUNC gj_u32 gj_j2k_t1_load(const gj_j2k_t1 *t, gj_u32 i)
+{
+    GJ_LOCAL const gj_u16 *h = (GJ_LOCAL const gj_u16 *)t->words;
+    gj_u32 own, above, below;
+
+    if (!t->halves)
+        return t->words[i];
+    own = h[i];
+    above = h[i - (gj_u32)t->pitch];
+    below = h[i + (gj_u32)t->pitch];
+    return ((own | own << 16) & (GJ_T1_HALF_OWN | GJ_T1_HALF_MU << 16)) | ((above >> 4) & 0x41u) |
+           ((below << 4) & (t->vcausal ? 0u : 0x820u));
+}
+
+GJ_FUNC void gj_j2k_t1_store(gj_j2k_t1 *t, gj_u32 i, gj_u32 word)
+{
+    if (t->halves)
+        ((GJ_LOCAL gj_u16 *)t->words)[i] = (gj_u16)((word & GJ_T1_HALF_OWN) | ((word >> 16) & GJ_T1_HALF_MU));
+    else
+        t->words[i] = word;
+}
+
+/* mu of rows 0-3 (bits 0-3) from a word; a word's mu bits of the rows in bits 0-3. */
+GJ_FUNC gj_u32 gj_j2k_t1_mu(gj_u32 word)
+{
+    return ((word >> 16) & 1u) | ((word >> 20) & 6u) | ((word >> 24) & 8u);
+}
+
+GJ_FUNC gj_u32 gj_j2k_t1_mu_bits(gj_u32 rows)
+{
+    return (rows & 1u) << 16 | (rows & 6u) << 20 | (rows & 8u) << 24;
 }
 
 /* The rows of stripe s that exist (bits 0-3). */
@@ -234,10 +300,12 @@ GJ_FUNC gj_u32 gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 s, gj_i32 x, gj_u3
         neg = gj_j2k_t1_decode(t, e & 15u) ^ (e >> 7);
     }
     gj_j2k_coef_store_mag(t->coef, gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r), (gj_u32)one_plus_half, t->wide);
-    if (r == 0 && s > 0 && !t->vcausal)
-        t->words[(s - 1) * t->pitch + x + 1] |= GJ_T1_SIGMA(4) | (neg ? GJ_T1_CHI(4) : 0u);
-    if (r == 3 && (s + 1) * 4 < t->h)
-        t->words[(s + 1) * t->pitch + x + 1] |= GJ_T1_SIGMA(-1) | (neg ? GJ_T1_CHI(-1) : 0u);
+    t->live |= gj_j2k_t1_stripe_bit(s);
+    /* the copies in the stripes above and below (half-words are read from there) */
+    if (r == 0 && s > 0 && !t->vcausal && !t->halves)
+        t->words[gj_j2k_t1_index(t, s - 1, x)] |= GJ_T1_SIGMA(4) | (neg ? GJ_T1_CHI(4) : 0u);
+    if (r == 3 && (s + 1) * 4 < t->h && !t->halves)
+        t->words[gj_j2k_t1_index(t, s + 1, x)] |= GJ_T1_SIGMA(-1) | (neg ? GJ_T1_CHI(-1) : 0u);
     return cur | GJ_T1_SIGMA(r) | (neg ? GJ_T1_CHI(r) : 0u);
 }
 
@@ -247,29 +315,36 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
     gj_i32 one_plus_half = (gj_i32)((1u << p) | (1u << p >> 1));
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
-        gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
+        gj_u32 i = gj_j2k_t1_index(t, s, 0), rows = gj_j2k_t1_rows(t, s), left = 0, cur;
 
-        for (gj_i32 x = 0; x < t->w; x++, col++) {
-            gj_u32 right = col[1];
+        /* a coefficient's neighbours lie in its stripe and the ones above and below */
+        if (!(t->live & (gj_j2k_t1_stripe_bit(s - (s > 0)) | gj_j2k_t1_stripe_bit(s) | gj_j2k_t1_stripe_bit(s + 1))))
+            continue;
+        cur = gj_j2k_t1_load(t, i);
+        for (gj_i32 x = 0; x < t->w; x++, i++) {
+            gj_u32 right = gj_j2k_t1_load(t, i + 1);
             /* Insignificant coefficients with a significant neighbour, lowest row first */
-            gj_u32 todo = gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows, coded = 0;
+            gj_u32 todo = gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows, coded = todo;
 
             while (todo) {
                 gj_u32 r = gj_ctz(todo);
 
                 todo &= todo - 1u;
-                coded |= 1u << r;
                 if (raw ? gj_j2k_raw_decode(&t->mq, t->data)
                         : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, gj_j2k_t1_zc_sides(left, right), cur, r))) {
+                    /* which makes the next row a candidate too (rows are coded lowest first:
+                     * the rows ever to do are the ones coded) */
+                    gj_u32 next;
+
                     cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, raw);
-                    /* which makes the next row a candidate too */
-                    todo |= (2u << r) & ~(cur >> 1) & rows;
+                    next = (2u << r) & ~(cur >> 1) & rows;
+                    todo |= next;
+                    coded |= next;
                 }
             }
             if (coded) {
                 cur |= coded << 12;     /* pi */
-                col[0] = cur;
+                gj_j2k_t1_store(t, i, cur);
             }
             left = cur;
             cur = right;
@@ -288,23 +363,25 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
     gj_u32 alone = t->ctx[14], neighbour = t->ctx[15], again = t->ctx[16];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
-        gj_u32 left = 0, cur = col[0];
+        gj_u32 i = gj_j2k_t1_index(t, s, 0), left = 0, cur;
 
-        for (gj_i32 x = 0; x < t->w; x++, col++) {
-            gj_u32 right = col[1];
+        if (!(t->live & gj_j2k_t1_stripe_bit(s)))
+            continue;
+        cur = gj_j2k_t1_load(t, i);
+        for (gj_i32 x = 0; x < t->w; x++, i++) {
+            gj_u32 right = gj_j2k_t1_load(t, i + 1);
             /* significant (rows that exist), not coded in this plane */
             gj_u32 todo = (cur >> 1) & ~(cur >> 12) & 0xFu;
 
             if (todo) {
                 /* Table D.4 per row from bit 4 (mu: refined before) and bit 0 (a
                  * significant neighbour) of sel >> r */
-                gj_u32 mu = (cur >> 16) & 0xFu;
+                gj_u32 mu = gj_j2k_t1_mu(cur);
                 gj_u32 sel = (gj_j2k_t1_neighbours(left, cur, right) & ~mu) | mu << 4;
-                gj_u32 i = gj_j2k_t1_coef_index(t, x, s * 4), rows = todo, bits = 0, r = gj_ctz(todo);
+                gj_u32 c = gj_j2k_t1_coef_index(t, x, s * 4), rows = todo, bits = 0, r = gj_ctz(todo);
 
-                cur |= todo << 16;
-                col[0] = cur;
+                cur |= gj_j2k_t1_mu_bits(todo);
+                gj_j2k_t1_store(t, i, cur);
                 /* The decisions, one dependent chain: the next row is found while a
                  * decision runs, and the refined magnitudes are stored after the column. */
                 do {
@@ -336,7 +413,7 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
                 for (gj_u32 q = 0; q < 4; q++) {
                     gj_u32 on = (rows >> q) & 1u;
 
-                    gj_j2k_coef_xor_mag(t->coef, i + (on ? q * t->stride : 0u),
+                    gj_j2k_coef_xor_mag(t->coef, c + (on ? q * t->stride : 0u),
                                         on ? (((bits >> q) & 1u) ? xor1 : xor0) : 0u, t->wide);
                 }
             }
@@ -359,11 +436,10 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
     gj_u32 rl = t->ctx[GJ_T1_CTX_RL], uni = t->ctx[GJ_T1_CTX_UNI];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        GJ_LOCAL gj_u32 *col = t->words + s * t->pitch + 1;
-        gj_u32 rows = gj_j2k_t1_rows(t, s), left = 0, cur = col[0];
+        gj_u32 i = gj_j2k_t1_index(t, s, 0), rows = gj_j2k_t1_rows(t, s), left = 0, cur = gj_j2k_t1_load(t, i);
 
-        for (gj_i32 x = 0; x < t->w; x++, col++) {
-            gj_u32 right = col[1];
+        for (gj_i32 x = 0; x < t->w; x++, i++) {
+            gj_u32 right = gj_j2k_t1_load(t, i + 1);
             gj_u32 todo = rows & ~((cur >> 1) | (cur >> 12));   /* neither significant nor coded (pi) */
 
             /* Run-length mode: four rows to code and no significant neighbour at all */
@@ -388,7 +464,7 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
                     cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, 0);
             }
             cur &= ~GJ_T1_PI_ALL;
-            col[0] = cur;
+            gj_j2k_t1_store(t, i, cur);
             left = cur;
             cur = right;
         }
@@ -466,19 +542,20 @@ GJ_FUNC void gj_j2k_t1_decode_passes(gj_j2k_t1 *t, GJ_GLOBAL const gj_j2k_cblk *
  * The code-block table, the segments and the data lie in one buffer (`input`, at
  * 16-byte aligned offsets: the output picture's plane, which only later stages write).
  * A work-group of `threads` takes `blocks` code-blocks from `first`, each with
- * `max_words` state words in local memory and threads / blocks threads: they clear
- * the code-block's coefficients and state words, the first of them decodes the
- * passes (the MQ decoder is serial), then all dequantise. With a warp per
- * code-block the decoders never diverge, and a warp scheduler interleaves many
- * code-blocks; two per warp issue fewer instructions for the same decisions where
- * the GPU is full. The group first
+ * `max_words` state words (half-words if `halves`) in local memory and threads /
+ * blocks threads: they clear the code-block's coefficients and state, the first of
+ * them decodes the passes (the MQ decoder is serial), then all dequantise. With a
+ * warp per code-block the decoders never diverge, and a warp scheduler interleaves
+ * many code-blocks; two or four per warp issue fewer instructions for the same
+ * decisions where the GPU is full. The group first
  * fills the zero coding tables of the three kinds of sub-band (LL and LH share
  * theirs), the sign coding table and the MQ transition table.
  */
 GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at,
                              gj_u64 data_at, GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u64 first, gj_u32 threads,
-                             gj_u32 blocks, gj_u32 max_words, gj_u32 speculate, GJ_LOCAL gj_u32 *words,
-                             GJ_LOCAL gj_u8 *tables, GJ_LOCAL gj_u32 *ctx, GJ_LOCAL gj_u32 *trans)
+                             gj_u32 blocks, gj_u32 max_words, gj_u32 speculate, gj_u32 halves,
+                             GJ_LOCAL gj_u32 *words, GJ_LOCAL gj_u8 *tables, GJ_LOCAL gj_u32 *ctx,
+                             GJ_LOCAL gj_u32 *trans)
 {
     GJ_GLOBAL const gj_j2k_cblk *cblks = (GJ_GLOBAL const gj_j2k_cblk *)(input + cblks_at);
     GJ_GLOBAL const gj_u32 *segments = (GJ_GLOBAL const gj_u32 *)(input + segments_at);
@@ -495,7 +572,8 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     for (gj_u32 i = lid; i < GJ_MQ_TRANSITIONS; i += threads)
         trans[i] = gj_j2k_mq_transition(i);
     t.coef = coef;
-    t.words = gj_local_pin(words + slot * max_words);
+    /* max_words: words or half-words per code-block, a slot's 4-byte aligned */
+    t.words = gj_local_pin(words + slot * (halves ? (max_words + 1u) / 2u : max_words));
     t.ctx = gj_local_pin(ctx + slot * GJ_T1_CONTEXTS);
     t.trans = gj_local_pin(trans);
     t.zc = gj_local_pin(tables + kind * GJ_T1_ZC_ENTRIES);
@@ -506,12 +584,14 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     t.h = cb->height;
     t.pitch = t.w + 1;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
+    t.halves = halves;
+    t.live = 0;
     t.data = input + data_at;
     t.wide = wide;
     t.speculate = speculate;
     if (block < count && slot < blocks) {
         n = (gj_u32)t.w * (gj_u32)t.h;
-        nwords = GJ_J2K_T1_WORDS_OF(t.w, t.h);
+        nwords = halves ? GJ_J2K_T1_HALVES_OF(t.w, t.h) : GJ_J2K_T1_WORDS_OF(t.w, t.h);
     }
     /* The host refuses larger code-blocks (layout.c) and picks the kernel by the
      * largest; this keeps hostile tables in bounds. */
@@ -520,7 +600,7 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     for (gj_u32 k = lane; k < n; k += per_block)
         gj_j2k_coef_store_mag(coef, gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w)), 0u,
                               wide);
-    for (gj_u32 k = lane; k < nwords; k += per_block)
+    for (gj_u32 k = lane; k < (halves ? (nwords + 1u) / 2u : nwords); k += per_block)
         t.words[k] = 0;
     gj_barrier();
     if (nwords && lane == 0)
@@ -529,7 +609,9 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     for (gj_u32 k = lane; k < n && nwords; k += per_block) {
         gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
         gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
-        gj_u32 word = t.words[(y >> 2) * t.pitch + x + 1];
+        gj_u32 at = gj_j2k_t1_index(&t, y >> 2, x);
+        /* chi lies in bits 7-10 of a half-word too */
+        gj_u32 word = halves ? ((GJ_LOCAL const gj_u16 *)t.words)[at] : t.words[at];
 
         gj_j2k_coef_store(coef, i, gj_j2k_dequantise(gj_j2k_coef_load_mag(coef, i, wide),
                                                      (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb), wide);
@@ -549,7 +631,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];
 
     gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, (gj_u64)gj_group_id() * GJ_J2K_T1_BLOCKS,
-                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, 1, words, tables, ctx,
+                    GJ_J2K_T1_BLOCKS * GJ_J2K_T1_LANES, GJ_J2K_T1_BLOCKS, GJ_J2K_T1_WORDS, 1, 0, words, tables, ctx,
                     trans);
 }
 
@@ -562,12 +644,13 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
  * then fill an H200's shared memory with 24 warps per SM instead of 22 (batches of
  * 4K pictures 1-2 % faster).
  */
-#define GJ_J2K_T1_MIXED(name, max_words, pack, groups)                                                           \
+#define GJ_J2K_T1_MIXED(name, max_words, pack, groups, halves)                                                   \
     GJ_KERNEL_BOUNDED(GJ_J2K_T1_BATCH_WARPS * GJ_J2K_T1_LANES, groups)                                             \
     name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at, gj_u64 data_at,          \
          GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                                                  \
     {                                                                                                              \
-        GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS * (max_words)];                                  \
+        GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS *                                                \
+                                   ((halves) ? ((max_words) + 1) / 2 : (max_words))];                              \
         GJ_LOCAL_DECL gj_u8 tables[GJ_T1_TABLE_BYTES];                                                             \
         GJ_LOCAL_DECL gj_u32 ctx[(pack) * GJ_J2K_T1_BATCH_WARPS * GJ_T1_CONTEXTS];                                 \
         GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];                                                             \
@@ -576,16 +659,19 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
                                                                                                                    \
         gj_j2k_t1_group(input, cblks_at, count, segments_at, data_at, coef, wide, first,                           \
                         GJ_J2K_T1_BATCH_WARPS * GJ_J2K_T1_LANES, g < long_groups ? GJ_J2K_T1_BATCH_WARPS           \
-                        : (pack) * GJ_J2K_T1_BATCH_WARPS, max_words, 0, words, tables, ctx, trans);                \
+                        : (pack) * GJ_J2K_T1_BATCH_WARPS, max_words, 0, halves, words, tables, ctx, trans);        \
     }
 
-/* Code-blocks up to 64x64, the usual size; up to 32x32, the DCI profiles' size, whose
- * small state leaves room for four per warp (on an H200 four gave DCI batches 1.5-2x
- * two's gain; for 64x64 the fewer groups that fit left four no better than two).
- * The last argument is the groups an SM holds, which local memory sets for 64x64
- * (6, so the kernel may take 64 registers, not 56: 4K batches 0.5-1 % faster) and
- * registers for 32x32 (9; 10 at 48 registers spilled and made DCI 2K 3 % slower). */
-GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed, GJ_J2K_T1_WORDS_64, 2, 6)
-GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed32, GJ_J2K_T1_WORDS_32, 4, 9)
+/* Code-blocks up to 64x64, the usual size, in words or half-words; up to 32x32, the DCI
+ * profiles' size, whose small state leaves room for four per warp (on an H200 four gave
+ * DCI batches 1.5-2x two's gain). Four 64x64 code-blocks per warp in words left too few
+ * groups per SM to gain; in half-words five groups fit, and the warps' instructions fell
+ * by a quarter (4K lossless batches 13 % faster; t1_queue.h says where they pay).
+ * The groups an SM holds: local memory sets them for 64x64 (6 in words, so the kernel
+ * may take 64 registers, not 56: 4K batches 0.5-1 % faster) and registers for 32x32 (9;
+ * 10 at 48 registers spilled and made DCI 2K 3 % slower). */
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed, GJ_J2K_T1_WORDS_64, 2, 6, 0)
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_half, GJ_J2K_T1_HALVES_64, 4, 5, 1)
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed32, GJ_J2K_T1_WORDS_32, 4, 9, 0)
 
 #endif /* GJ_KERNELS_J2K_T1_H */
