@@ -193,6 +193,11 @@ UNIT_TESTS += tests/unit/j2k_merge
 tests_unit_j2k_merge_SOURCES = tests/unit/j2k_merge.c tests/unit/unit_check.h
 tests_unit_j2k_merge_LDADD = libgpujpeg.la
 tests_unit_j2k_merge_LDFLAGS = -static
+# T1's state formats and MQ decoders against each other, the kernel headers compiled as C.
+UNIT_TESTS += tests/unit/j2k_t1_state
+tests_unit_j2k_t1_state_SOURCES = tests/unit/j2k_t1_state.c tests/unit/unit_check.h
+tests_unit_j2k_t1_state_LDADD = libgpujpeg.la
+tests_unit_j2k_t1_state_LDFLAGS = -static
 UNIT_TESTS += tests/unit/j2k_batch
 tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h \
 	tests/unit/unit_decoded_again.h

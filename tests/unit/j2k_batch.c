@@ -10,7 +10,9 @@
  * optimistic 16-bit fractions are decoded again, as alone (the log counts them).
  * Batches of small code-blocks take T1's kernel for 32x32 ones, and
  * GJ_J2K_T1_LONG=1 packs nearly every code-block several to a warp (the corpus'
- * pictures are too small to).
+ * pictures are too small to). Waves of lossless pictures (a coded bit or more per
+ * coefficient) take the kernel of 64x64 code-blocks in half-words, the wave of two
+ * lossy_rgb ones the one in words (t1_queue.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
