@@ -7,7 +7,7 @@
 /*
  * Batches: the code-blocks with the most coding passes (the longest serial MQ
  * chains: a 4K lossy picture's lowest resolutions, about a hundred code-blocks)
- * keep a warp each; the rest go two (four if at most 32x32) to a warp, which cuts
+ * keep a warp each; the rest go two or four to a warp (t1_queue.h), which cuts
  * the instructions issued for their decisions once the GPU is full. The wave's
  * longest 256: on an H200 with work-groups of four warps (batches of 16), 4K
  * lossy 1-2 % faster than with 1024 or 128 of them (lossless 1.5 % faster than
