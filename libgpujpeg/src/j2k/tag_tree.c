@@ -108,11 +108,17 @@ int j2k_tag_tree_decode(j2k_tag_tree *t, j2k_bits *b, int leaf, int32_t threshol
 
     /* Root first: each node's bound is at least its parent's (B.10.2). An ancestor
      * whose value is known reads no more bits and hands its value down as the bound:
-     * the walk starts there (siblings share most of the path). */
+     * the walk starts there (siblings share most of the path). One whose bound has
+     * reached the threshold already reads none either, nor do the nodes below it:
+     * the leaf is not below the threshold (most code-blocks of a DCI 4K picture's
+     * packets, never included). Their bounds stay as they are; the next walk hands
+     * the ancestor's down. */
     while (n >= 0 && depth < 32) {
         path[depth++] = n;
         if (t->nodes[n].value != INT32_MAX)
             break;
+        if (t->nodes[n].low >= threshold)
+            return 0;
         n = t->nodes[n].parent;
     }
     while (depth-- > 0) {
