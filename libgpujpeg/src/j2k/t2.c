@@ -152,6 +152,7 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
          * alone misses more than Mb (conformance stream p0_06). */
         cb->coded_planes = band->mb + comp->roi_shift - pb->zero_planes.nodes[i].value;
         cb->included = 1;
+        pb->included = 1;
     }
     passes = read_pass_count(b);
     while (j2k_bits_read(b, 1)) {       /* B.10.7.1: Lblock increments, a comma code */
@@ -211,9 +212,14 @@ static int read_packet(packet_reader *pr, const packet_id *id, int layer)
         for (int band = 0; band < res->nb_bands; band++) {
             j2k_precinct_band *pb = j2k_precinct_band_at(res, id->prec, band);
 
-            for (int i = 0; i < pb->cw * pb->ch; i++)
+            for (int i = 0; i < pb->cw * pb->ch; i++) {
                 if ((ret = read_codeblock_header(pr, pb, &res->bands[band], comp, i, layer)) < 0)
                     return ret;
+                /* None of the band's code-blocks in this layer nor before: the rest read
+                 * no bits (most precincts of a DCI 4K picture's high resolutions) */
+                if (!pb->included && j2k_tag_tree_none_below(&pb->inclusion, layer + 1))
+                    break;
+            }
         }
     }
     j2k_bits_align(b);

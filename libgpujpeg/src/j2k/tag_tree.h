@@ -37,4 +37,10 @@ void j2k_tag_tree_free(j2k_tag_tree *t);
 /* Reads bits until the leaf's value is known to be >= threshold or is known; returns value < threshold. */
 int j2k_tag_tree_decode(j2k_tag_tree *t, j2k_bits *b, int leaf, int32_t threshold);
 
+/* Every leaf's value is known to be >= threshold: no decode below it reads a bit. */
+static inline int j2k_tag_tree_none_below(const j2k_tag_tree *t, int32_t threshold)
+{
+    return t->count && t->nodes[t->count - 1].low >= threshold;
+}
+
 #endif /* GJ_J2K_TAG_TREE_H */

@@ -43,6 +43,7 @@ typedef struct j2k_precinct_band {
     int cblk_x0, cblk_y0;       /* code-block grid index of the first one */
     int cw, ch;                 /* code-blocks across and down (0: none) */
     int first_cblk;             /* index into the tile's code-blocks */
+    int included;               /* some of them appeared in a packet before */
     j2k_tag_tree inclusion, zero_planes;
 } j2k_precinct_band;
 
