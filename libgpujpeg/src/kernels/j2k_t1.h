@@ -45,6 +45,8 @@
 /* A half-word's bits that are the word's own; its mu bits, at 16 and above in the word. */
 #define GJ_T1_HALF_OWN  0xF79Eu
 #define GJ_T1_HALF_MU   0x0861u
+/* 32-bit words holding n entries of the state: words, or half-words two to a word. */
+#define GJ_T1_STATE_U32(n, halves) ((halves) ? ((n) + 1u) / 2u : (n))
 
 /* Contexts (Tables D.1-D.4): 0-8 zero coding, 9-13 sign, 14-16 refinement, run length, uniform. */
 #define GJ_T1_CTX_RL 17
@@ -171,6 +173,12 @@ GJ_FUNC gj_u32 gj_j2k_t1_index(const gj_j2k_t1 *t, gj_i32 s, gj_i32 x)
     return (gj_u32)((s + (t->halves ? 1 : 0)) * t->pitch + x + 1);
 }
 
+/* What the state holds at index i: a word, or a half-word (chi in bits 7-10 either way). */
+GJ_FUNC gj_u32 gj_j2k_t1_stored(const gj_j2k_t1 *t, gj_u32 i)
+{
+    return t->halves ? (gj_u32)((GJ_LOCAL const gj_u16 *)t->words)[i] : t->words[i];
+}
+
 /*
  * The word of the column at index i. From half-words: the column's own, with mu
  * moved up, row 3 of the stripe above as row -1 and row 0 of the one below as row 4
@@ -178,14 +186,12 @@ GJ_FUNC gj_u32 gj_j2k_t1_index(const gj_j2k_t1 *t, gj_i32 s, gj_i32 x)
  */
 GJ_FUNC gj_u32 gj_j2k_t1_load(const gj_j2k_t1 *t, gj_u32 i)
 {
-    GJ_LOCAL const gj_u16 *h = (GJ_LOCAL const gj_u16 *)t->words;
-    gj_u32 own, above, below;
+    gj_u32 own = gj_j2k_t1_stored(t, i), above, below;
 
     if (!t->halves)
-        return t->words[i];
-    own = h[i];
-    above = h[i - (gj_u32)t->pitch];
-    below = h[i + (gj_u32)t->pitch];
+        return own;
+    above = gj_j2k_t1_stored(t, i - (gj_u32)t->pitch);
+    below = gj_j2k_t1_stored(t, i + (gj_u32)t->pitch);
     return ((own | own << 16) & (GJ_T1_HALF_OWN | GJ_T1_HALF_MU << 16)) | ((above >> 4) & 0x41u) |
            ((below << 4) & (t->vcausal ? 0u : 0x820u));
 }
@@ -573,7 +579,7 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
         trans[i] = gj_j2k_mq_transition(i);
     t.coef = coef;
     /* max_words: words or half-words per code-block, a slot's 4-byte aligned */
-    t.words = gj_local_pin(words + slot * (halves ? (max_words + 1u) / 2u : max_words));
+    t.words = gj_local_pin(words + slot * GJ_T1_STATE_U32(max_words, halves));
     t.ctx = gj_local_pin(ctx + slot * GJ_T1_CONTEXTS);
     t.trans = gj_local_pin(trans);
     t.zc = gj_local_pin(tables + kind * GJ_T1_ZC_ENTRIES);
@@ -600,7 +606,7 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     for (gj_u32 k = lane; k < n; k += per_block)
         gj_j2k_coef_store_mag(coef, gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w)), 0u,
                               wide);
-    for (gj_u32 k = lane; k < (halves ? (nwords + 1u) / 2u : nwords); k += per_block)
+    for (gj_u32 k = lane; k < GJ_T1_STATE_U32(nwords, halves); k += per_block)
         t.words[k] = 0;
     gj_barrier();
     if (nwords && lane == 0)
@@ -609,9 +615,7 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     for (gj_u32 k = lane; k < n && nwords; k += per_block) {
         gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
         gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
-        gj_u32 at = gj_j2k_t1_index(&t, y >> 2, x);
-        /* chi lies in bits 7-10 of a half-word too */
-        gj_u32 word = halves ? ((GJ_LOCAL const gj_u16 *)t.words)[at] : t.words[at];
+        gj_u32 word = gj_j2k_t1_stored(&t, gj_j2k_t1_index(&t, y >> 2, x));
 
         gj_j2k_coef_store(coef, i, gj_j2k_dequantise(gj_j2k_coef_load_mag(coef, i, wide),
                                                      (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb), wide);
@@ -649,8 +653,7 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
     name(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u32 count, gj_u64 segments_at, gj_u64 data_at,          \
          GJ_GLOBAL gj_i32 *coef, gj_u32 wide, gj_u32 long_groups)                                                  \
     {                                                                                                              \
-        GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS *                                                \
-                                   ((halves) ? ((max_words) + 1) / 2 : (max_words))];                              \
+        GJ_LOCAL_DECL gj_u32 words[(pack) * GJ_J2K_T1_BATCH_WARPS * GJ_T1_STATE_U32(max_words, halves)];            \
         GJ_LOCAL_DECL gj_u8 tables[GJ_T1_TABLE_BYTES];                                                             \
         GJ_LOCAL_DECL gj_u32 ctx[(pack) * GJ_J2K_T1_BATCH_WARPS * GJ_T1_CONTEXTS];                                 \
         GJ_LOCAL_DECL gj_u32 trans[GJ_MQ_TRANSITIONS];                                                             \
