@@ -92,9 +92,9 @@ static int null_launch(gj_device *dev, const char *name, size_t groups, size_t g
 static int null_finish(gj_device *dev) { (void)dev; return 0; }
 
 /* No lanes: single decodes only. */
-static int null_open_sibling(gj_device *dev, gj_device **sibling)
+static int null_open_sibling(gj_device *dev, gj_device **sibling, int urgent)
 {
-    (void)dev; (void)sibling;
+    (void)dev; (void)sibling; (void)urgent;
     return GJ_ERROR_UNSUPPORTED;
 }
 

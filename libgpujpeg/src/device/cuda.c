@@ -397,7 +397,7 @@ static int cuda_finish(gj_device *dev)
     return 0;
 }
 
-static int cuda_open_sibling(gj_device *dev, gj_device **sibling);
+static int cuda_open_sibling(gj_device *dev, gj_device **sibling, int urgent);
 static int cuda_wait_for(gj_device *dev, gj_device *other);
 
 static const gj_device_ops cuda_ops = {
@@ -488,24 +488,34 @@ static cuda_device *device_alloc(const gj_cuda_driver *cu)
 static int device_describe(cuda_device *cd, int ordinal)
 {
     int ret = describe(cd->cu, ordinal, &cd->dev.desc);
+    CUdevice device;
 
     if (ret < 0)
         return ret;
     snprintf(cd->dev.display_name, sizeof(cd->dev.display_name), "CUDA: %s",
              cd->dev.desc.name);
+    /* Only a hint for choosing kernels: unknown (0) where the driver does not say. */
+    if (cd->cu->DeviceGet(&device, ordinal) != CUDA_SUCCESS ||
+        cd->cu->DeviceGetAttribute(&cd->dev.compute_units, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) !=
+        CUDA_SUCCESS)
+        cd->dev.compute_units = 0;
     return 0;
 }
 
-static int create_stream(cuda_device *cd)
+/* urgent: the context's greatest priority (a plain stream has its least). */
+static int create_stream(cuda_device *cd, int urgent)
 {
+    int ret, least, greatest;
     CUresult res;
-    int ret;
 
     if ((ret = push(cd)) < 0)
         return ret;
     /* Non-blocking: our work must not serialise with the legacy default stream of
      * other users of the context (FFmpeg, the application). */
-    res = cd->cu->StreamCreate(&cd->stream, CU_STREAM_NON_BLOCKING);
+    if (urgent && cd->cu->CtxGetStreamPriorityRange(&least, &greatest) == CUDA_SUCCESS)
+        res = cd->cu->StreamCreateWithPriority(&cd->stream, CU_STREAM_NON_BLOCKING, greatest);
+    else
+        res = cd->cu->StreamCreate(&cd->stream, CU_STREAM_NON_BLOCKING);
     pop(cd);
     if (res != CUDA_SUCCESS)
         return gj_cuda_fail(res, "cuStreamCreate");
@@ -525,7 +535,7 @@ static int open_primary(cuda_device *cd, int ordinal)
     if ((res = cd->cu->DevicePrimaryCtxRetain(&cd->ctx, cd->device)) != CUDA_SUCCESS)
         return gj_cuda_fail(res, "cuDevicePrimaryCtxRetain(%d)", ordinal);
     cd->owns_ctx = 1;
-    return create_stream(cd);
+    return create_stream(cd, 0);
 }
 
 int gj_cuda_open(gj_device **dev, int ordinal)
@@ -603,7 +613,7 @@ int gj_cuda_wrap(gj_device **dev, void *cu_context, void *cu_stream)
 
 /* The sibling loads the module again: CUmodule handles are per device here, so a
  * sibling needs no lock shared with its parent. */
-static int cuda_open_sibling(gj_device *dev, gj_device **sibling)
+static int cuda_open_sibling(gj_device *dev, gj_device **sibling, int urgent)
 {
     cuda_device *parent = dev->priv, *cd;
     CUresult res;
@@ -613,6 +623,7 @@ static int cuda_open_sibling(gj_device *dev, gj_device **sibling)
     if (!(cd = device_alloc(parent->cu)))
         return GJ_ERROR_NOMEM;
     cd->dev.desc = parent->dev.desc;
+    cd->dev.compute_units = parent->dev.compute_units;
     memcpy(cd->dev.display_name, parent->dev.display_name, sizeof(cd->dev.display_name));
     cd->device = parent->device;
     cd->ctx = parent->ctx;
@@ -623,7 +634,7 @@ static int cuda_open_sibling(gj_device *dev, gj_device **sibling)
         }
         cd->owns_ctx = 1;
     }
-    if ((ret = create_stream(cd)) < 0) {
+    if ((ret = create_stream(cd, urgent)) < 0) {
         cuda_destroy(&cd->dev);
         return ret;
     }

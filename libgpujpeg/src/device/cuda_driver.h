@@ -26,12 +26,15 @@
     X(DeviceGet, 2000) \
     X(DeviceGetName, 2000) \
     X(DeviceTotalMem, 3020) \
+    X(DeviceGetAttribute, 2000) \
     X(DevicePrimaryCtxRetain, 7000) \
     X(DevicePrimaryCtxRelease, 11000) \
     X(CtxPushCurrent, 4000) \
     X(CtxPopCurrent, 4000) \
     X(CtxGetDevice, 2000) \
     X(StreamCreate, 2000) \
+    X(StreamCreateWithPriority, 5050) \
+    X(CtxGetStreamPriorityRange, 5050) \
     X(StreamDestroy, 4000) \
     X(StreamSynchronize, 2000) \
     X(StreamWaitEvent, 3020) \

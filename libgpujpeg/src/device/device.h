@@ -101,9 +101,12 @@ typedef struct gj_device_ops {
     /*
      * A second device on the same GPU context with a queue of its own: work queued on
      * siblings may run at the same time, and buffers of one are valid in all. It may
-     * be used from another thread than dev; dev must outlive it.
+     * be used from another thread than dev; dev must outlive it. An urgent sibling's
+     * work-groups are started before those of queues opened otherwise wherever both
+     * wait for room on the GPU (CUDA stream priorities; OpenCL has no portable way to
+     * say so and opens a plain queue).
      */
-    int (*open_sibling)(gj_device *dev, gj_device **sibling);
+    int (*open_sibling)(gj_device *dev, gj_device **sibling, int urgent);
 
     /* Work queued on dev from now on starts only once the work queued on other (a
      * sibling, or dev's parent) so far has completed; the host does not wait. */
@@ -117,6 +120,7 @@ struct gj_device {
     char display_name[192];     /* "CUDA: <name>" / "OpenCL: <name> (<platform>)" */
     size_t buffer_bytes, peak_bytes;    /* held in buffers now, and at most (gj_device_buffer_bytes) */
     size_t view_align;          /* views start on multiples of this in memory (a power of two) */
+    int compute_units;          /* multiprocessors (CUDA) or compute units (OpenCL); 0 when unknown */
 };
 
 /* The backends' buffer_create and buffer_destroy report each buffer's size here.
@@ -169,7 +173,12 @@ static inline int gj_dev_launch(gj_device *dev, const char *name, size_t groups,
 
 static inline int gj_dev_open_sibling(gj_device *dev, gj_device **sibling)
 {
-    return dev->ops->open_sibling(dev, sibling);
+    return dev->ops->open_sibling(dev, sibling, 0);
+}
+
+static inline int gj_dev_open_urgent_sibling(gj_device *dev, gj_device **sibling)
+{
+    return dev->ops->open_sibling(dev, sibling, 1);
 }
 
 static inline int gj_dev_finish(gj_device *dev)

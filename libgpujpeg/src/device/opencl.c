@@ -13,6 +13,7 @@
 #endif
 #include <CL/cl.h>
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -660,7 +661,7 @@ static int opencl_finish(gj_device *dev)
     return err == CL_SUCCESS ? 0 : cl_fail(dev->desc.name, err, "clFinish");
 }
 
-static int opencl_open_sibling(gj_device *dev, gj_device **sibling);
+static int opencl_open_sibling(gj_device *dev, gj_device **sibling, int urgent);
 static int opencl_wait_for(gj_device *dev, gj_device *other);
 
 static const gj_device_ops opencl_ops = {
@@ -690,7 +691,7 @@ static int device_create(gj_device **out, cl_platform_id platform, cl_device_id 
                          int device_index)
 {
     opencl_device *cl = calloc(1, sizeof(*cl));
-    cl_uint align_bits = 0;
+    cl_uint align_bits = 0, units = 0;
 
     if (!cl) {
         release_handles(context, device, queue);
@@ -711,6 +712,8 @@ static int device_create(gj_device **out, cl_platform_id platform, cl_device_id 
         align_bits = 4096;
     cl->pub.view_align = align_bits / 8 < 16 ? 16 : align_bits / 8;
     fill_desc(&cl->pub.desc, platform_index, device_index, platform, device);
+    if (clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(units), &units, NULL) == CL_SUCCESS)
+        cl->pub.compute_units = units > INT_MAX ? INT_MAX : (int)units;
     snprintf(cl->pub.display_name, sizeof(cl->pub.display_name), "OpenCL: %.*s (%.*s)", 120,
              cl->pub.desc.name, 60, cl->pub.desc.platform);
     *out = &cl->pub;
@@ -852,13 +855,14 @@ int gj_opencl_wrap(gj_device **dev, void *context_ptr, void *device_ptr, void *q
 
 /* The sibling shares the parent's program (programs are thread-safe; kernels, which
  * hold arguments, are not, so it creates its own). */
-static int opencl_open_sibling(gj_device *dev, gj_device **sibling)
+static int opencl_open_sibling(gj_device *dev, gj_device **sibling, int urgent)
 {
     opencl_device *parent = dev->priv, *cl;
     cl_command_queue queue;
     cl_int err;
     int ret;
 
+    (void)urgent;
     *sibling = NULL;
     /* Built once, here, rather than by each sibling in its own thread. */
     if (!parent->program && !parent->program_error && (parent->program_error = build_program(parent)) < 0)

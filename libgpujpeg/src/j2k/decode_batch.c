@@ -43,9 +43,12 @@ static int ensure_lanes(gj_j2k_decoder *dec)
         gj_device *sibling;
         gj_j2k_decoder *lane;
 
+        /* Urgent: a wave's IDWT and output, queued behind its T1, start ahead of the
+         * next wave's T1 work-groups, so that the wave is done, and its lanes free to
+         * parse again, soon after its T1 (else they waited for most of the next T1). */
         if (!dec->dev->desc.is_gpu) {
             sibling = dec->dev;
-        } else if ((ret = gj_dev_open_sibling(dec->dev, &sibling)) < 0) {
+        } else if ((ret = gj_dev_open_urgent_sibling(dec->dev, &sibling)) < 0) {
             return ret;
         }
         if ((ret = gj_j2k_decoder_create(&lane, sibling)) < 0) {
@@ -259,9 +262,9 @@ static void queue_wave_t1(batch *b, wave *w)
                 ret = dev->ops->fill_zero(dev, coef, parts[k].coef_at, j2k_coef_bytes(parts[k].layout));
         if (ret >= 0 && (ret = dev->ops->upload(dev, input, 0, b->staging, m->size)) >= 0 &&
             (ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, 0, m->narrow, m->max_words[0],
-                                       m->max_halves[0], m->dense, coef, 0)) >= 0)
+                                       m->max_halves[0], coef, 0)) >= 0)
             ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, m->narrow, m->nb_cblks - m->narrow,
-                                      m->max_words[1], m->max_halves[1], m->dense, coef, 1);
+                                      m->max_words[1], m->max_halves[1], coef, 1);
     }
     if (ret < 0) {
         /* Nothing queued, or a launch that failed half-way and wrote only the set's buffer. */
@@ -300,8 +303,14 @@ static void queue_wave_rest(batch *b, wave *w)
  */
 static void finish_wave(batch *b, wave *w)
 {
-    gj_device *t1_dev = wave_dev(b->dec, w->set);
-    int t1 = t1_dev->ops->finish(t1_dev);
+    gj_device *t1_dev;
+    int t1;
+
+    /* No wave yet: nothing to wait for (the first waves of a batch). */
+    if (!w->count)
+        return;
+    t1_dev = wave_dev(b->dec, w->set);
+    t1 = t1_dev->ops->finish(t1_dev);
 
     for (int k = 0; k < w->count; k++) {
         gj_j2k_decoder *lane = lane_of(b, w, k);

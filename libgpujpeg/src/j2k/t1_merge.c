@@ -9,8 +9,6 @@
 
 int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
 {
-    uint64_t coefs = 0;
-
     m->parts = parts;
     m->n = n;
     m->nb_cblks = m->nb_segments = 0;
@@ -26,9 +24,7 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
         m->nb_cblks += l->nb_cblks;
         m->nb_segments += l->nb_segments;
         m->data_size += l->data_size;
-        coefs += l->coef_count;
     }
-    m->dense = m->data_size * 8 >= coefs;
     if (m->data_size > UINT32_MAX || m->nb_segments > UINT32_MAX)
         return GJ_ERROR_UNSUPPORTED;
     return 0;

@@ -50,7 +50,6 @@ typedef struct j2k_t1_merge {
     size_t narrow;              /* the code-blocks of 16-bit pictures come first, this many */
     uint32_t max_words[2];      /* of those and of the rest (32-bit pictures) */
     uint32_t max_halves[2];
-    int dense;                  /* a coded bit or more per coefficient (j2k_t1_launch_batch) */
 } j2k_t1_merge;
 
 /* GJ_ERROR_UNSUPPORTED when an offset would not fit the kernels' 32 bits (coef_at must be a multiple of 4). */
