@@ -7,11 +7,17 @@
  * page-locked copy of T1's input (t1_merge.h: the longest code-blocks of every
  * picture first), which one upload sends; one T1 launch then decodes every
  * code-block of the wave's pictures into one coefficient buffer, and each lane
- * queues its picture's IDWT and output on its own queue behind it. Waves alternate
- * between two sets of lanes, two T1 queues, two copies of T1's input and two
- * coefficient buffers, so that the host parses the next wave while the GPU decodes
- * this one, and the next wave's T1 fills the GPU around the end of this one's.
- * Output frames are allocated on the decoder's device, so they outlive the lanes.
+ * queues its picture's IDWT and output on its own queue behind it.
+ *
+ * Waves take GJ_J2K_LANE_SETS sets of lanes in turn, and GJ_J2K_WAVE_SLOTS slots
+ * (a T1 queue, a copy of T1's input, a coefficient buffer) in turn. Three sets:
+ * the lanes parse a wave while the GPU still runs the two before it, so the host
+ * waits only for the wave three back, whose IDWT and output had the next wave's
+ * T1 to finish behind (with two sets it waited for the wave two back, whose IDWT
+ * shared the GPU with the next T1's long work-groups: the GPU then idled while the
+ * lanes parsed). Two slots: a slot's T1 waits on the GPU, not the host, for the
+ * slot's previous wave's lanes to have read its coefficients. Output frames are
+ * allocated on the decoder's device, so they outlive the lanes.
  */
 #include <stdlib.h>
 
@@ -20,7 +26,7 @@
 #include "j2k/t1_queue.h"
 #include "log.h"
 
-/* Wave set s's T1 queue: the decoder's, or for the second set a sibling of it. */
+/* Wave slot s's T1 queue: the decoder's, or for the second slot a sibling of it. */
 static gj_device *wave_dev(gj_j2k_decoder *dec, int s)
 {
     return s && dec->t1_dev ? dec->t1_dev : dec->dev;
@@ -28,9 +34,9 @@ static gj_device *wave_dev(gj_j2k_decoder *dec, int s)
 
 static int ensure_lanes(gj_j2k_decoder *dec)
 {
-    int ret, wanted = 2 * dec->lanes_wanted;
+    int ret, wanted = GJ_J2K_LANE_SETS * dec->lanes_wanted;
 
-    /* The second set's T1 queue; a CPU device's lanes and launches share the decoder's
+    /* The second slot's T1 queue; a CPU device's lanes and launches share the decoder's
      * queue: its kernels take every core already, and PoCL 3.1's pthread driver trips an
      * assertion in pocl_release_dlhandle_cache when several queues run them at once. */
     if (!dec->t1_dev) {
@@ -84,7 +90,7 @@ static void free_lanes(gj_j2k_decoder *dec, int keep)
 void gj_j2k_lanes_free(gj_j2k_decoder *dec)
 {
     free_lanes(dec, 0);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < GJ_J2K_WAVE_SLOTS; s++) {
         gj_device *dev = wave_dev(dec, s);
 
         dev->ops->finish(dev);
@@ -109,13 +115,14 @@ int gj_j2k_decoder_set_lanes(gj_j2k_decoder *dec, int lanes)
     if (!dec || lanes < 1 || lanes > GJ_J2K_MAX_LANES)
         return gj_fail(GJ_ERROR_INVAL, "J2K decoder: %d lanes (1 to %d)", lanes, GJ_J2K_MAX_LANES);
     dec->lanes_wanted = lanes;
-    free_lanes(dec, 2 * lanes);
+    free_lanes(dec, GJ_J2K_LANE_SETS * lanes);
     return 0;
 }
 
 /* One wave's state: pictures first .. first + count - 1, lane set * lanes_wanted + k taking first + k. */
 typedef struct wave {
-    int set, first, count;
+    int set, slot, first, count;
+    int t1_waited, t1_result;   /* its slot's T1 queue finished (by the slot's next wave), and how */
     gj_frame *targets[GJ_J2K_MAX_LANES];
     int truncated[GJ_J2K_MAX_LANES];
     int merged[GJ_J2K_MAX_LANES];   /* its T1 ran in the wave's launch, into views[k] */
@@ -128,7 +135,7 @@ typedef struct batch {
     const size_t *sizes;
     gj_frame *outs;
     int *results;
-    wave waves[2];              /* by set */
+    wave waves[GJ_J2K_LANE_SETS];  /* by set */
     wave *parsing;              /* the wave host_work parses */
     j2k_t1_merge merge;         /* the join of its tables (count_work, fill_work) */
     uint8_t *staging;
@@ -203,48 +210,66 @@ static int ensure_staging(gj_j2k_decoder *dec, gj_device *dev, int set, size_t s
 }
 
 /*
- * Places the parsed pictures' coefficients in the set's buffer, each at a multiple
- * of the device's view alignment with a view of its own, and queues their T1 in one
- * launch on the set's queue. Pictures left out (an offset beyond 32 bits, no memory
- * for the buffer) run their own T1 on their lane.
+ * The slot's previous wave (count 0 if none) read the host copy of T1's input
+ * until its T1 ran, and its lanes read the coefficients until their IDWT and output
+ * ran: the host waits for the first before the join fills the copy, for the second
+ * before the slot's coefficients get new views. Its views go then, not when the
+ * wave finishes: NVIDIA's OpenCL crashed releasing a sub-buffer once another one over
+ * the same bytes had been made.
  */
-static void queue_wave_t1(batch *b, wave *w)
+static void wait_slot_input(wave *prev, gj_device *dev)
+{
+    if (!prev->count || prev->t1_waited)
+        return;
+    prev->t1_result = dev->ops->finish(dev);
+    prev->t1_waited = 1;
+}
+
+static void wait_slot_coefs(batch *b, wave *prev, gj_device *dev)
+{
+    for (int k = 0; k < prev->count; k++) {
+        gj_device *lane_dev = lane_of(b, prev, k)->dev;
+
+        lane_dev->ops->finish(lane_dev);
+        if (prev->merged[k])
+            dev->ops->view_release(dev, &prev->views[k]);
+    }
+}
+
+/*
+ * Places the parsed pictures' coefficients in the slot's buffer, each at a multiple
+ * of the device's view alignment with a view of its own, and queues their T1 in one
+ * launch on the slot's queue. The join comes before the views: the host fills T1's
+ * input while the GPU finishes the slot's previous wave. Pictures left out (an
+ * offset beyond 32 bits, no memory for the buffer or a view) run their own T1 on
+ * their lane.
+ */
+static void queue_wave_t1(batch *b, wave *w, wave *prev)
 {
     gj_j2k_decoder *dec = b->dec;
-    gj_device *dev = wave_dev(dec, w->set);
-    gj_buffer *coef = &dec->wave_coef[w->set], *input = &dec->wave_input[w->set];
-    j2k_t1_part *parts = dec->wave_parts[w->set];
+    gj_device *dev = wave_dev(dec, w->slot);
+    gj_buffer *coef = &dec->wave_coef[w->slot], *input = &dec->wave_input[w->slot];
+    j2k_t1_part *parts = dec->wave_parts[w->slot];
     j2k_t1_merge *m = &b->merge;
-    uint64_t align = dev->view_align > 16 ? dev->view_align : 16, at = 0, coef_at[GJ_J2K_MAX_LANES];
+    uint64_t align = dev->view_align > 16 ? dev->view_align : 16, at = 0;
     size_t start;
     int n = 0, ret;
 
     for (int k = 0; k < w->count; k++) {
+        const j2k_layout *l = &lane_of(b, w, k)->layout;
+
         w->merged[k] = 0;
         if (b->results[w->first + k] < 0)
             continue;
         at = (at + align - 1) & ~(align - 1);
-        coef_at[k] = at;
-        at += j2k_coef_bytes(&lane_of(b, w, k)->layout);
-    }
-    if (!at || gj_dev_ensure_buffer(dev, coef, at) < 0)
-        return;         /* every picture on its own lane */
-    for (int k = 0; k < w->count; k++) {
-        const j2k_layout *l = &lane_of(b, w, k)->layout;
-
-        if (b->results[w->first + k] < 0 ||
-            dev->ops->view_create(dev, coef, coef_at[k], j2k_coef_bytes(l), &w->views[k], &start) < 0)
-            continue;
-        if (start != coef_at[k]) {
-            dev->ops->view_release(dev, &w->views[k]);
-            continue;
-        }
         parts[n].layout = l;
-        parts[n++].coef_at = start;
+        parts[n++].coef_at = at;
+        at += j2k_coef_bytes(l);
         w->merged[k] = 1;
     }
     if (!n)
         return;
+    wait_slot_input(prev, dev);
     if ((ret = j2k_t1_merge_begin(m, parts, n)) >= 0) {
         gj_thread_pool_run(dec->pool, count_work, b, n);
         for (int k = 0; k < n; k++)
@@ -252,10 +277,27 @@ static void queue_wave_t1(batch *b, wave *w)
     }
     if (ret >= 0)
         j2k_t1_merge_plan(m);
-    if (ret >= 0 && (ret = ensure_staging(dec, dev, w->set, m->size)) >= 0 &&
-        (ret = gj_dev_ensure_buffer(dev, input, m->size)) >= 0) {
-        b->staging = dec->wave_staging[w->set];
+    if (ret >= 0 && (ret = ensure_staging(dec, dev, w->slot, m->size)) >= 0) {
+        b->staging = dec->wave_staging[w->slot];
         gj_thread_pool_run(dec->pool, fill_work, b, n);
+    }
+    wait_slot_coefs(b, prev, dev);
+    if (ret >= 0 && (ret = gj_dev_ensure_buffer(dev, coef, at)) >= 0)
+        ret = gj_dev_ensure_buffer(dev, input, m->size);
+    for (int k = 0, i = 0; k < w->count && ret >= 0; k++) {
+        if (!w->merged[k])
+            continue;
+        if ((ret = dev->ops->view_create(dev, coef, parts[i].coef_at, j2k_coef_bytes(parts[i].layout), &w->views[k],
+                                         &start)) < 0) {
+            w->merged[k] = 0;
+        } else if (start != parts[i].coef_at) {
+            dev->ops->view_release(dev, &w->views[k]);
+            w->merged[k] = 0;
+            ret = GJ_ERROR_UNSUPPORTED;
+        }
+        i++;
+    }
+    if (ret >= 0) {
         /* The zeros of the code-blocks left out of the table (t1_merge.h) */
         for (int k = 0; k < n && ret >= 0; k++)
             if (parts[k].empty)
@@ -267,7 +309,7 @@ static void queue_wave_t1(batch *b, wave *w)
                                       m->max_words[1], m->max_halves[1], coef, 1);
     }
     if (ret < 0) {
-        /* Nothing queued, or a launch that failed half-way and wrote only the set's buffer. */
+        /* Nothing queued, or a launch that failed half-way and wrote only the slot's buffer. */
         dev->ops->finish(dev);
         for (int k = 0; k < w->count; k++)
             if (w->merged[k]) {
@@ -280,7 +322,7 @@ static void queue_wave_t1(batch *b, wave *w)
 /* Each lane of the wave queues the rest of its picture, behind the wave's T1 where it ran there. */
 static void queue_wave_rest(batch *b, wave *w)
 {
-    gj_device *t1_dev = wave_dev(b->dec, w->set);
+    gj_device *t1_dev = wave_dev(b->dec, w->slot);
 
     for (int k = 0; k < w->count; k++) {
         gj_j2k_decoder *lane = lane_of(b, w, k);
@@ -309,8 +351,8 @@ static void finish_wave(batch *b, wave *w)
     /* No wave yet: nothing to wait for (the first waves of a batch). */
     if (!w->count)
         return;
-    t1_dev = wave_dev(b->dec, w->set);
-    t1 = t1_dev->ops->finish(t1_dev);
+    t1_dev = wave_dev(b->dec, w->slot);
+    t1 = w->t1_waited ? w->t1_result : t1_dev->ops->finish(t1_dev);
 
     for (int k = 0; k < w->count; k++) {
         gj_j2k_decoder *lane = lane_of(b, w, k);
@@ -332,30 +374,35 @@ static void finish_wave(batch *b, wave *w)
 }
 
 /*
- * The waves: while the GPU decodes one, the lanes of the other set parse the next
- * (after their previous wave finished: their tables are read until then).
+ * The waves: while the GPU decodes the two before, the lanes of the third set parse
+ * the next (after their previous wave finished: their tables are read until then).
  */
 static void decode_waves(batch *b, int n)
 {
     gj_j2k_decoder *dec = b->dec;
-    int set = 0;
+    int i = 0;
 
-    b->waves[0].count = b->waves[1].count = 0;
-    for (int first = 0; first < n; set ^= 1) {
-        wave *w = &b->waves[set];
+    for (int s = 0; s < GJ_J2K_LANE_SETS; s++)
+        b->waves[s].count = 0;
+    for (int first = 0; first < n; i++) {
+        wave *w = &b->waves[i % GJ_J2K_LANE_SETS];
+        wave *prev = &b->waves[(i + GJ_J2K_LANE_SETS - GJ_J2K_WAVE_SLOTS) % GJ_J2K_LANE_SETS];
 
         finish_wave(b, w);
-        w->set = set;
+        w->set = i % GJ_J2K_LANE_SETS;
+        w->slot = i % GJ_J2K_WAVE_SLOTS;
         w->first = first;
         w->count = n - first < dec->lanes_wanted ? n - first : dec->lanes_wanted;
+        w->t1_waited = 0;
         first += w->count;
         b->parsing = w;
         gj_thread_pool_run(dec->pool, host_work, b, w->count);
-        queue_wave_t1(b, w);
+        queue_wave_t1(b, w, prev);
         queue_wave_rest(b, w);
     }
-    finish_wave(b, &b->waves[set]);
-    finish_wave(b, &b->waves[set ^ 1]);
+    /* the waves left, oldest first */
+    for (int k = 0; k < GJ_J2K_LANE_SETS; k++)
+        finish_wave(b, &b->waves[(i + k) % GJ_J2K_LANE_SETS]);
 }
 
 int gj_j2k_decode_batch(gj_j2k_decoder *dec, const uint8_t *const *data, const size_t *sizes, int n,

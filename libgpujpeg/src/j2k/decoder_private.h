@@ -13,13 +13,16 @@
 #include "thread_pool.h"
 
 /*
- * Lanes: decoders on sibling devices (a queue each), in two sets of up to
- * GJ_J2K_MAX_LANES that take a batch's waves in turn (decode_batch.c). A lane holds
- * its picture's tables and, for host output, a staging picture; the coefficients of
- * a wave's pictures share one buffer per set.
+ * Lanes: decoders on sibling devices (a queue each), in GJ_J2K_LANE_SETS sets of up
+ * to GJ_J2K_MAX_LANES that take a batch's waves in turn (decode_batch.c). A lane
+ * holds its picture's tables and, for host output, a staging picture; the
+ * coefficients of a wave's pictures share one buffer of GJ_J2K_WAVE_SLOTS, which
+ * the waves also take in turn.
  */
 #define GJ_J2K_MAX_LANES 16
 #define GJ_J2K_DEFAULT_LANES 6
+#define GJ_J2K_LANE_SETS 3
+#define GJ_J2K_WAVE_SLOTS 2
 
 struct gj_j2k_decoder {
     gj_device *dev;
@@ -38,19 +41,19 @@ struct gj_j2k_decoder {
     j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */
     gj_frame *early_out;        /* the output frame of the decode being done, for the early launch */
     int profile;                /* GJ_PROFILE=2: the host's time to the early launch and to the kernels */
-    struct gj_j2k_decoder *lanes[2 * GJ_J2K_MAX_LANES];
+    struct gj_j2k_decoder *lanes[GJ_J2K_LANE_SETS * GJ_J2K_MAX_LANES];
     int num_lanes;
     int lanes_wanted;           /* GJ_LANES, else GJ_J2K_DEFAULT_LANES, until gj_j2k_decoder_set_lanes() */
     gj_thread_pool *pool;       /* a thread per lane of a wave for batches */
-    /* Batches' waves (decode_batch.c), by lane set: T1's queue (the decoder's, and
+    /* Batches' waves (decode_batch.c), by slot: T1's queue (the decoder's, and
      * t1_dev: a sibling on a GPU), its pictures' parts of the joined tables, the
      * host copy of its inputs (t1_merge.h: page-locked where the device has such
      * memory, allocated by that queue's device), the inputs, the coefficients. */
     gj_device *t1_dev;
-    j2k_t1_part wave_parts[2][GJ_J2K_MAX_LANES];
-    uint8_t *wave_staging[2];
-    size_t wave_staging_size[2];
-    gj_buffer wave_input[2], wave_coef[2];
+    j2k_t1_part wave_parts[GJ_J2K_WAVE_SLOTS][GJ_J2K_MAX_LANES];
+    uint8_t *wave_staging[GJ_J2K_WAVE_SLOTS];
+    size_t wave_staging_size[GJ_J2K_WAVE_SLOTS];
+    gj_buffer wave_input[GJ_J2K_WAVE_SLOTS], wave_coef[GJ_J2K_WAVE_SLOTS];
 };
 
 /* decoder.c: gj_j2k_decode() in two halves, which batches call apart (decode_batch.c). */
