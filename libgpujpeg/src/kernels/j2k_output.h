@@ -36,12 +36,28 @@ GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i64 v, gj_u32 precision, gj_u32 is_signed)
     return (gj_u32)(v < 0 ? 0 : v > max ? max : v);
 }
 
-/* A sample of 1 or 2 bytes (little-endian) at out[at]. */
+/* A sample of 1 or 2 bytes (little-endian) at out[at]: one 16-bit store where aligned. */
 GJ_FUNC void gj_j2k_store_sample(GJ_GLOBAL gj_u8 *out, gj_u64 at, gj_u32 s, gj_u32 bytes)
 {
+    if (bytes == 2 && !(at & 1u)) {
+        *(GJ_GLOBAL gj_u16 *)(out + at) = (gj_u16)s;
+        return;
+    }
     out[at] = (gj_u8)s;
     if (bytes == 2)
         out[at + 1] = (gj_u8)(s >> 8);
+}
+
+/* Component c's value: constant indices once the callers' loops unroll, so that the
+ * values stay in registers (an index known only at run time put them on the stack). */
+GJ_FUNC gj_i64 gj_j2k_component_value(const gj_i64 *v, gj_u32 c)
+{
+    gj_i64 r = v[0];
+
+    GJ_UNROLL
+    for (gj_u32 i = 1; i < GJ_J2K_MAX_OUT_COMPS; i++)
+        r = c == i ? v[i] : r;
+    return r;
 }
 
 GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj_u64 total,
@@ -60,8 +76,10 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
     x = k % t->width;
     y = k / t->width;
     /* A JP2 component map may leave out a subsampled component: its region is smaller than this tile's. */
-    for (c = 0; c < p->nb_comps; c++)
-        v[c] = p->read_mask >> c & 1u ? gj_j2k_coef_load(coef, t->coef_offset[c] + y * t->stride[c] + x, wide) : 0;
+    GJ_UNROLL
+    for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++)
+        v[c] = c < p->nb_comps && p->read_mask >> c & 1u
+                   ? gj_j2k_coef_load(coef, t->coef_offset[c] + y * t->stride[c] + x, wide) : 0;
     if (t->mct && t->frac_bits[0]) {
         /* G-6 on the fixed-point values, in component 0's fraction. */
         gj_u32 f = t->frac_bits[0];
@@ -72,11 +90,13 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
         v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
         v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G), f);
         v[2] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B), f);
-        for (c = 3; c < p->nb_comps; c++)
-            v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
+        GJ_UNROLL
+        for (c = 3; c < GJ_J2K_MAX_OUT_COMPS; c++)
+            v[c] = c < p->nb_comps ? gj_j2k_fix_round(v[c], t->frac_bits[c]) : 0;
     } else {
-        for (c = 0; c < p->nb_comps; c++)
-            v[c] = gj_j2k_fix_round(v[c], t->frac_bits[c]);
+        GJ_UNROLL
+        for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++)
+            v[c] = c < p->nb_comps ? gj_j2k_fix_round(v[c], t->frac_bits[c]) : 0;
     }
     if (t->mct && !t->frac_bits[0]) {
         /* G-2: G = Y0 - floor((Y1 + Y2) / 4), R = Y2 + G, B = Y1 + G */
@@ -90,7 +110,7 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
          (gj_u64)(t->x0 + x) * p->pixel_stride;
     for (c = 0; c < p->nb_channels; c++) {
         gj_u32 comp = p->channel_comp[c], col = p->channel_column[c];
-        gj_u32 s = gj_j2k_to_sample(v[comp], p->precision[comp], p->is_signed[comp]);
+        gj_u32 s = gj_j2k_to_sample(gj_j2k_component_value(v, comp), p->precision[comp], p->is_signed[comp]);
 
         /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
         if (col != GJ_J2K_DIRECT)
