@@ -10,14 +10,14 @@
  * queues its picture's IDWT and output on its own queue behind it.
  *
  * Waves take GJ_J2K_LANE_SETS sets of lanes in turn, and GJ_J2K_WAVE_SLOTS slots
- * (a T1 queue, a copy of T1's input, a coefficient buffer) in turn. Three sets:
- * the lanes parse a wave while the GPU still runs the two before it, so the host
- * waits only for the wave three back, whose IDWT and output had the next wave's
- * T1 to finish behind (with two sets it waited for the wave two back, whose IDWT
- * shared the GPU with the next T1's long work-groups: the GPU then idled while the
- * lanes parsed). Two slots: a slot's T1 waits on the GPU, not the host, for the
- * slot's previous wave's lanes to have read its coefficients. Output frames are
- * allocated on the decoder's device, so they outlive the lanes.
+ * (a T1 queue, a copy of T1's input, a coefficient buffer) in turn. Three sets of
+ * lanes: a wave's lanes parse it, and its T1 input is joined, while the GPU still
+ * runs the two waves before it; the host then waits for the slot's previous wave
+ * (two back) before its T1 takes the slot's coefficients. With two sets the host
+ * waited for that wave before parsing: its IDWT and output shared the GPU with the
+ * next wave's long T1 work-groups and ended late, and the GPU idled while the lanes
+ * parsed. Output frames are allocated on the decoder's device, so they outlive the
+ * lanes.
  */
 #include <stdlib.h>
 
@@ -193,19 +193,19 @@ static void fill_work(void *opaque, int k)
     j2k_t1_merge_fill(&b->merge, k, b->staging);
 }
 
-/* The set's host copy of T1's inputs, at least `size` bytes. */
-static int ensure_staging(gj_j2k_decoder *dec, gj_device *dev, int set, size_t size)
+/* The slot's host copy of T1's inputs, at least `size` bytes. */
+static int ensure_staging(gj_j2k_decoder *dec, gj_device *dev, int slot, size_t size)
 {
-    if (size <= dec->wave_staging_size[set])
+    if (size <= dec->wave_staging_size[slot])
         return 0;
-    if (dec->wave_staging[set])
-        dev->ops->host_free(dev, dec->wave_staging[set]);
-    dec->wave_staging_size[set] = 0;
+    if (dec->wave_staging[slot])
+        dev->ops->host_free(dev, dec->wave_staging[slot]);
+    dec->wave_staging_size[slot] = 0;
     /* A little more than asked: the next waves' pictures differ in size. */
     size += size / 8;
-    if (!(dec->wave_staging[set] = dev->ops->host_alloc(dev, size)))
+    if (!(dec->wave_staging[slot] = dev->ops->host_alloc(dev, size)))
         return GJ_ERROR_NOMEM;
-    dec->wave_staging_size[set] = size;
+    dec->wave_staging_size[slot] = size;
     return 0;
 }
 
