@@ -240,15 +240,15 @@ static int check_size(const gj_j2k_stream *s)
     return 0;
 }
 
-/* T2 of every tile, then the tables. */
+/* T2 of every tile, then the tables. The tiles' states stay in l for the next picture (tile.h). */
 static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layout *l, int *truncated,
                          const j2k_t2_watch *watch)
 {
-    int nb_tiles = s->tiles_x * s->tiles_y, ret = 0, t;
-    j2k_tile_state *tiles = calloc((size_t)nb_tiles, sizeof(*tiles));
+    int nb_tiles = s->tiles_x * s->tiles_y, ret, t;
+    j2k_tile_state *tiles;
 
-    if (!tiles)
-        return GJ_ERROR_NOMEM;
+    if ((ret = j2k_tile_cache_get(&l->tile_cache, nb_tiles, &tiles)) < 0)
+        return ret;
     for (t = 0; t < nb_tiles && ret >= 0; t++) {
         if (!s->tiles[t].seen) {
             /* A truncated codestream: the tile decodes empty (mid-grey), as OpenJPEG's does. */
@@ -264,9 +264,6 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
     }
     if (ret >= 0)
         ret = j2k_layout_build(l, s, tiles, reduce);
-    for (t = 0; t < nb_tiles; t++)
-        j2k_tile_free(&tiles[t]);
-    free(tiles);
     return ret;
 }
 

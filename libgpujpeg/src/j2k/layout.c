@@ -569,5 +569,6 @@ void j2k_layout_free(j2k_layout *l)
     free(l->plane_jobs);
     free(l->planes);
     free(l->palette);
+    j2k_tile_cache_free(l->tile_cache);
     memset(l, 0, sizeof(*l));
 }

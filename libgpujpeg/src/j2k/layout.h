@@ -90,6 +90,7 @@ typedef struct j2k_layout {
                                     /* components decode, the gray8 buffer holding the planes */
     uint16_t *palette;              /* a JP2 palette (out.palette_entries x out.palette_columns), or NULL */
     enum gj_pixel_format native_format;
+    j2k_tile_cache *tile_cache;     /* the tiles' states, kept for the next picture (host_decode.c) */
 } j2k_layout;
 
 /*

@@ -1,9 +1,7 @@
 /* Tag trees (T.800 B.10.2) and packet-header bits (B.10.1). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "j2k/tag_tree.h"
-#include "gpujpeg/common.h"
 
 void j2k_bits_init(j2k_bits *b, const uint8_t *data, size_t size)
 {
@@ -51,54 +49,55 @@ void j2k_bits_align(j2k_bits *b)
     b->left = 0;
 }
 
-int j2k_tag_tree_init(j2k_tag_tree *t, int w, int h)
+size_t j2k_tag_tree_nodes(int w, int h)
 {
-    int lw = w, lh = h, count = 0, level_start = 0, i;
+    size_t count = 0;
+
+    if (w <= 0 || h <= 0)
+        return 0;
+    for (;;) {
+        count += (size_t)w * (size_t)h;
+        if (w == 1 && h == 1)
+            return count;
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+    }
+}
+
+void j2k_tag_tree_init(j2k_tag_tree *t, int w, int h, j2k_tag_node *nodes)
+{
+    int lw = w, lh = h, level_start = 0;
 
     memset(t, 0, sizeof(*t));
     if (w <= 0 || h <= 0)
-        return 0;
-    do {
-        count += lw * lh;
-        if (lw == 1 && lh == 1)
-            break;
-        lw = (lw + 1) / 2;
-        lh = (lh + 1) / 2;
-    } while (1);
-    if (!(t->nodes = malloc((size_t)count * sizeof(*t->nodes))))
-        return GJ_ERROR_NOMEM;
+        return;
+    t->nodes = nodes;
     t->w = w;
     t->h = h;
-    t->count = count;
-    lw = w;
-    lh = h;
+    t->count = (int)j2k_tag_tree_nodes(w, h);
     for (;;) {
         int next_start = level_start + lw * lh;
         int nw = (lw + 1) / 2, root = lw == 1 && lh == 1;
 
-        /* By rows and columns: no division per node (a DCI 4K picture has tens of
-         * thousands of nodes, initialised for every picture) */
+        /* By rows and columns: no division per node */
         for (int y = 0; y < lh; y++)
-            for (i = 0; i < lw; i++) {
-                j2k_tag_node *n = &t->nodes[level_start + y * lw + i];
-
-                n->value = INT32_MAX;
-                n->low = 0;
-                n->parent = root ? -1 : next_start + (y / 2) * nw + i / 2;
-            }
+            for (int i = 0; i < lw; i++)
+                t->nodes[level_start + y * lw + i].parent = root ? -1 : next_start + (y / 2) * nw + i / 2;
         if (root)
             break;
         level_start = next_start;
         lw = nw;
         lh = (lh + 1) / 2;
     }
-    return 0;
+    j2k_tag_tree_reset(t);
 }
 
-void j2k_tag_tree_free(j2k_tag_tree *t)
+void j2k_tag_tree_reset(j2k_tag_tree *t)
 {
-    free(t->nodes);
-    memset(t, 0, sizeof(*t));
+    for (int i = 0; i < t->count; i++) {
+        t->nodes[i].value = INT32_MAX;
+        t->nodes[i].low = 0;
+    }
 }
 
 int j2k_tag_tree_decode(j2k_tag_tree *t, j2k_bits *b, int leaf, int32_t threshold)

@@ -32,8 +32,15 @@ typedef struct j2k_tag_tree {
     int w, h, count;
 } j2k_tag_tree;
 
-int j2k_tag_tree_init(j2k_tag_tree *t, int w, int h);
-void j2k_tag_tree_free(j2k_tag_tree *t);
+/* The nodes a w x h tree takes (0 for an empty one). */
+size_t j2k_tag_tree_nodes(int w, int h);
+/*
+ * A w x h tree on `nodes` (j2k_tag_tree_nodes(w, h) of them, which the caller owns:
+ * a tile keeps every tree's nodes in one array), every value unknown.
+ */
+void j2k_tag_tree_init(j2k_tag_tree *t, int w, int h, j2k_tag_node *nodes);
+/* Every value unknown again, the shape kept (the next picture's packets). */
+void j2k_tag_tree_reset(j2k_tag_tree *t);
 /* Reads bits until the leaf's value is known to be >= threshold or is known; returns value < threshold. */
 int j2k_tag_tree_decode(j2k_tag_tree *t, j2k_bits *b, int leaf, int32_t threshold);
 

@@ -2,6 +2,11 @@
  * A tile's geometry (T.800 B.5-B.7): tile-components (B-12), resolutions (B-14),
  * sub-bands (B-15), precincts (B.6) and code-blocks (B.7), and the step sizes of
  * every sub-band (E.1).
+ *
+ * A tile's state is kept from one picture to the next (j2k_tile_cache): when the
+ * geometry stays (a video), its precincts, code-blocks and tag trees stand, and
+ * only their T2 state is reset; a DCI 4K picture's tens of thousands of them then
+ * take no allocation nor setting up.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +85,27 @@ static int init_band(j2k_band *band, const j2k_component *comp, const j2k_tile_c
     return 0;
 }
 
-/* B.6-B.7: the code-blocks of one precinct in one band. */
+/*
+ * Room for `need` elements of `elem` bytes in *p: no more on the first call (a
+ * picture of 65535 small tiles keeps a state for each), doubled after.
+ */
+static int reserve(void **p, size_t *cap, size_t need, size_t elem)
+{
+    size_t n = *cap * 2 > need ? *cap * 2 : need;
+    void *q;
+
+    if (need <= *cap)
+        return 0;
+    if (!(q = realloc(*p, n * elem)))
+        return GJ_ERROR_NOMEM;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+#define RESERVE(arr, cap, need) reserve((void **)&(arr), &(cap), (size_t)(need), sizeof(*(arr)))
+
+/* B.6-B.7: the code-blocks of one precinct in one band (their places: clear_t2_state() does the rest). */
 static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j2k_band *band,
                               int64_t px0, int64_t py0)
 {
@@ -93,7 +118,7 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
         x1 = band->x1;
     if (y1 > band->y1)
         y1 = band->y1;
-    pb->first_cblk = ts->nb_cblks;
+    *pb = (j2k_precinct_band){ .first_cblk = ts->nb_cblks };
     if (x0 >= x1 || y0 >= y1)
         return 0;
     pb->cblk_x0 = (int)floor_pow2(x0, band->cblk_w_exp);
@@ -111,30 +136,119 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
             int64_t cx0 = (int64_t)(pb->cblk_x0 + i) << band->cblk_w_exp;
             int64_t cy0 = (int64_t)(pb->cblk_y0 + j) << band->cblk_h_exp;
 
-            memset(cb, 0, sizeof(*cb));
             cb->x0 = (int)(cx0 > x0 ? cx0 : x0);
             cb->y0 = (int)(cy0 > y0 ? cy0 : y0);
             cb->x1 = (int)(cx0 + ((int64_t)1 << band->cblk_w_exp) < x1 ? cx0 + ((int64_t)1 << band->cblk_w_exp) : x1);
             cb->y1 = (int)(cy0 + ((int64_t)1 << band->cblk_h_exp) < y1 ? cy0 + ((int64_t)1 << band->cblk_h_exp) : y1);
-            cb->len_bits = 3;
-            cb->first_seg = cb->last_seg = -1;
-            cb->first_chunk = cb->last_chunk = -1;
         }
     }
-    if ((ret = j2k_tag_tree_init(&pb->inclusion, pb->cw, pb->ch)) < 0 ||
-        (ret = j2k_tag_tree_init(&pb->zero_planes, pb->cw, pb->ch)) < 0)
-        return ret;
     return 0;
 }
 
-static int init_resolution(j2k_tile_state *ts, const j2k_component *comp, j2k_tile_component *tc,
-                           int r, size_t *packets, int layers)
+/* The precinct-bands of resolution r of tc and their code-blocks, after those of ts so far. */
+static int init_precincts(j2k_tile_state *ts, j2k_tile_component *tc, int r)
+{
+    j2k_resolution *res = &tc->res[r];
+    size_t first = ts->nb_precincts, count = (size_t)res->pw * res->ph * res->nb_bands;
+    int64_t prx0, pry0;
+    int ret;
+
+    if (!count)
+        return 0;
+    if ((ret = RESERVE(ts->precincts, ts->precincts_capacity, first + count)) < 0)
+        return ret;
+    ts->nb_precincts += count;
+    prx0 = floor_pow2(res->x0, res->prec_w_exp) << res->prec_w_exp;
+    pry0 = floor_pow2(res->y0, res->prec_h_exp) << res->prec_h_exp;
+    for (int p = 0; p < res->pw * res->ph; p++) {
+        int64_t px = prx0 + ((int64_t)(p % res->pw) << res->prec_w_exp);
+        int64_t py = pry0 + ((int64_t)(p / res->pw) << res->prec_h_exp);
+
+        for (int b = 0; b < res->nb_bands; b++) {
+            int64_t bx = r == 0 ? px : px >> 1, by = r == 0 ? py : py >> 1;
+            j2k_precinct_band *pb = &ts->precincts[first + (size_t)p * res->nb_bands + b];
+
+            if ((ret = init_precinct_band(ts, pb, &res->bands[b], bx, by)) < 0)
+                return ret;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Every resolution's precincts and code-blocks, then the tag trees (B.10.2) of the
+ * precinct-bands, their nodes in one array; the pointers into the arrays once
+ * they stop moving.
+ */
+static int build_precincts(j2k_tile_state *ts)
+{
+    size_t at = 0, nodes = 0;
+    int ret;
+
+    ts->nb_precincts = 0;
+    ts->nb_cblks = 0;
+    for (int c = 0; c < ts->nb_comps; c++)
+        for (int r = 0; r < ts->comps[c].nb_res; r++)
+            if ((ret = init_precincts(ts, &ts->comps[c], r)) < 0)
+                return ret;
+    for (int c = 0; c < ts->nb_comps; c++)
+        for (int r = 0; r < ts->comps[c].nb_res; r++) {
+            j2k_resolution *res = &ts->comps[c].res[r];
+            size_t count = (size_t)res->pw * res->ph * res->nb_bands;
+
+            res->precincts = count ? &ts->precincts[at] : NULL;
+            at += count;
+        }
+    for (size_t i = 0; i < ts->nb_precincts; i++)
+        nodes += 2 * j2k_tag_tree_nodes(ts->precincts[i].cw, ts->precincts[i].ch);
+    if ((ret = RESERVE(ts->tag_nodes, ts->tag_nodes_capacity, nodes)) < 0)
+        return ret;
+    ts->nb_tag_nodes = nodes;
+    at = 0;
+    for (size_t i = 0; i < ts->nb_precincts; i++) {
+        j2k_precinct_band *pb = &ts->precincts[i];
+
+        if (!pb->cw || !pb->ch)
+            continue;       /* no code-blocks: empty trees (init_precinct_band()) */
+        j2k_tag_tree_init(&pb->inclusion, pb->cw, pb->ch, &ts->tag_nodes[at]);
+        at += (size_t)pb->inclusion.count;
+        j2k_tag_tree_init(&pb->zero_planes, pb->cw, pb->ch, &ts->tag_nodes[at]);
+        at += (size_t)pb->zero_planes.count;
+    }
+    return 0;
+}
+
+/* Whether two resolutions have the same precincts and code-blocks: all that init_precincts() reads of them. */
+static int same_precincts(const j2k_resolution *a, const j2k_resolution *b)
+{
+    if (a->x0 != b->x0 || a->y0 != b->y0 || a->x1 != b->x1 || a->y1 != b->y1 || a->pw != b->pw ||
+        a->ph != b->ph || a->prec_w_exp != b->prec_w_exp || a->prec_h_exp != b->prec_h_exp ||
+        a->nb_bands != b->nb_bands)
+        return 0;
+    for (int i = 0; i < a->nb_bands; i++) {
+        const j2k_band *p = &a->bands[i], *q = &b->bands[i];
+
+        if (p->x0 != q->x0 || p->y0 != q->y0 || p->x1 != q->x1 || p->y1 != q->y1 ||
+            p->prec_w_exp != q->prec_w_exp || p->prec_h_exp != q->prec_h_exp ||
+            p->cblk_w_exp != q->cblk_w_exp || p->cblk_h_exp != q->cblk_h_exp)
+            return 0;
+    }
+    return 1;
+}
+
+/*
+ * Resolution r of tc (B-14, B-16) and its sub-bands, with its packets' place in
+ * packet_done. *keep is cleared unless its precincts are those it had.
+ */
+static int init_resolution(const j2k_component *comp, j2k_tile_component *tc, int r, size_t *packets, int layers,
+                           int *keep)
 {
     const j2k_coding *cod = &comp->coding;
-    j2k_resolution *res = &tc->res[r];
-    int shift = cod->levels - r, b, p, ret;
-    int64_t prx0, pry0;
+    j2k_resolution *res = &tc->res[r], before = { 0 };
+    int shift = cod->levels - r, b, ret;
 
+    if (*keep)
+        before = *res;
     /* B-14 */
     res->x0 = (int)ceil_pow2(tc->x0, shift);
     res->y0 = (int)ceil_pow2(tc->y0, shift);
@@ -153,33 +267,44 @@ static int init_resolution(j2k_tile_state *ts, const j2k_component *comp, j2k_ti
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %d x %d precincts", res->pw, res->ph);
     res->packet_base = *packets;
     *packets += (size_t)res->pw * res->ph * (size_t)layers;
-    if (!res->pw || !res->ph)
-        return 0;
-    if (!(res->precincts = calloc((size_t)res->pw * res->ph * res->nb_bands, sizeof(*res->precincts))))
-        return GJ_ERROR_NOMEM;
-    prx0 = floor_pow2(res->x0, res->prec_w_exp) << res->prec_w_exp;
-    pry0 = floor_pow2(res->y0, res->prec_h_exp) << res->prec_h_exp;
-    for (p = 0; p < res->pw * res->ph; p++) {
-        int64_t px = prx0 + ((int64_t)(p % res->pw) << res->prec_w_exp);
-        int64_t py = pry0 + ((int64_t)(p / res->pw) << res->prec_h_exp);
-
-        for (b = 0; b < res->nb_bands; b++) {
-            int64_t bx = r == 0 ? px : px >> 1, by = r == 0 ? py : py >> 1;
-
-            if ((ret = init_precinct_band(ts, j2k_precinct_band_at(res, p, b), &res->bands[b], bx, by)) < 0)
-                return ret;
-        }
-    }
+    if (*keep)
+        *keep = same_precincts(&before, res);
     return 0;
+}
+
+/* A code-block before the tile's first packet: Lblock 3 (B.10.7.1), no passes, segments nor data. */
+static void clear_codeblock(j2k_codeblock *cb)
+{
+    *cb = (j2k_codeblock){ .x0 = cb->x0, .y0 = cb->y0, .x1 = cb->x1, .y1 = cb->y1, .len_bits = 3,
+                           .first_seg = -1, .last_seg = -1, .first_chunk = -1, .last_chunk = -1 };
+}
+
+/* Everything T2 (and the early T1 launch) writes, as before the tile's first packet. */
+static void clear_t2_state(j2k_tile_state *ts, size_t packets)
+{
+    for (int i = 0; i < ts->nb_cblks; i++)
+        clear_codeblock(&ts->cblks[i]);
+    for (size_t i = 0; i < ts->nb_precincts; i++) {
+        j2k_precinct_band *pb = &ts->precincts[i];
+
+        pb->included = 0;
+        j2k_tag_tree_reset(&pb->inclusion);
+        j2k_tag_tree_reset(&pb->zero_planes);
+    }
+    memset(ts->packet_done, 0, packets);
+    ts->nb_segs = ts->nb_chunks = 0;
+    ts->truncated = 0;
 }
 
 int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
 {
     const j2k_tile *t = &s->tiles[index];
     int p = index % s->tiles_x, q = index / s->tiles_x, c, r, ret;
+    /* The last picture's precincts stand if it built them all and every resolution is as it was. */
+    int keep = ts->shaped && ts->nb_comps == s->nb_comps;
     size_t packets = 0;
 
-    memset(ts, 0, sizeof(*ts));
+    ts->shaped = 0;
     ts->index = index;
     ts->tile = t;
     /* B-7 */
@@ -187,8 +312,8 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     ts->y0 = (int)((uint64_t)s->ty0 + (uint64_t)q * s->th > s->y0 ? s->ty0 + (uint64_t)q * s->th : s->y0);
     ts->x1 = (int)((uint64_t)s->tx0 + (uint64_t)(p + 1) * s->tw < s->x1 ? s->tx0 + (uint64_t)(p + 1) * s->tw : s->x1);
     ts->y1 = (int)((uint64_t)s->ty0 + (uint64_t)(q + 1) * s->th < s->y1 ? s->ty0 + (uint64_t)(q + 1) * s->th : s->y1);
-    if (!(ts->comps = calloc((size_t)s->nb_comps, sizeof(*ts->comps))))
-        return GJ_ERROR_NOMEM;
+    if ((ret = RESERVE(ts->comps, ts->comps_capacity, s->nb_comps)) < 0)
+        return ret;
     ts->nb_comps = s->nb_comps;
     for (c = 0; c < s->nb_comps; c++) {
         const j2k_component *comp = &t->comps[c];
@@ -198,37 +323,67 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
         tc->y0 = (int)j2k_ceil_div((uint32_t)ts->y0, (uint32_t)comp->dy);
         tc->x1 = (int)j2k_ceil_div((uint32_t)ts->x1, (uint32_t)comp->dx);
         tc->y1 = (int)j2k_ceil_div((uint32_t)ts->y1, (uint32_t)comp->dy);
+        keep = keep && tc->nb_res == comp->coding.levels + 1;
         tc->nb_res = comp->coding.levels + 1;
         for (r = 0; r < tc->nb_res; r++)
-            if ((ret = init_resolution(ts, comp, tc, r, &packets, t->cod.layers)) < 0)
+            if ((ret = init_resolution(comp, tc, r, &packets, t->cod.layers, &keep)) < 0)
                 return ret;
     }
     if (packets > ((size_t)1 << 26))
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %zu packets in tile %d", packets, index);
-    if (!(ts->packet_done = calloc(packets ? packets : 1, 1)))
-        return GJ_ERROR_NOMEM;
+    if ((ret = RESERVE(ts->packet_done, ts->packet_done_capacity, packets ? packets : 1)) < 0 ||
+        (!keep && (ret = build_precincts(ts)) < 0))
+        return ret;
+    clear_t2_state(ts, packets);
+    ts->shaped = 1;
     return 0;
 }
 
-void j2k_tile_free(j2k_tile_state *ts)
+static void free_tile(j2k_tile_state *ts)
 {
-    for (int c = 0; ts->comps && c < ts->nb_comps; c++) {
-        j2k_tile_component *tc = &ts->comps[c];
-
-        for (int r = 0; r < tc->nb_res; r++) {
-            j2k_resolution *res = &tc->res[r];
-
-            for (int i = 0; res->precincts && i < res->pw * res->ph * res->nb_bands; i++) {
-                j2k_tag_tree_free(&res->precincts[i].inclusion);
-                j2k_tag_tree_free(&res->precincts[i].zero_planes);
-            }
-            free(res->precincts);
-        }
-    }
     free(ts->comps);
     free(ts->cblks);
+    free(ts->precincts);
+    free(ts->tag_nodes);
     free(ts->segs);
     free(ts->chunks);
     free(ts->packet_done);
     memset(ts, 0, sizeof(*ts));
+}
+
+struct j2k_tile_cache {
+    j2k_tile_state *tiles;
+    int nb_tiles;
+};
+
+int j2k_tile_cache_get(j2k_tile_cache **cache, int nb_tiles, j2k_tile_state **tiles)
+{
+    j2k_tile_cache *tc = *cache;
+    j2k_tile_state *grown;
+
+    if (!tc && !(tc = *cache = calloc(1, sizeof(*tc))))
+        return GJ_ERROR_NOMEM;
+    if (nb_tiles != tc->nb_tiles) {
+        /* Another tiling: the states past the new count go (a picture of 65535 tiles keeps none after it). */
+        for (; tc->nb_tiles > nb_tiles; tc->nb_tiles--)
+            free_tile(&tc->tiles[tc->nb_tiles - 1]);
+        if (!(grown = realloc(tc->tiles, (size_t)(nb_tiles > 0 ? nb_tiles : 1) * sizeof(*grown))))
+            return GJ_ERROR_NOMEM;
+        tc->tiles = grown;
+        if (nb_tiles > tc->nb_tiles)
+            memset(&grown[tc->nb_tiles], 0, (size_t)(nb_tiles - tc->nb_tiles) * sizeof(*grown));
+        tc->nb_tiles = nb_tiles;
+    }
+    *tiles = tc->tiles;
+    return 0;
+}
+
+void j2k_tile_cache_free(j2k_tile_cache *cache)
+{
+    if (!cache)
+        return;
+    for (int t = 0; t < cache->nb_tiles; t++)
+        free_tile(&cache->tiles[t]);
+    free(cache->tiles);
+    free(cache);
 }

@@ -1,7 +1,8 @@
 /*
  * One tile's structure (T.800 B.5-B.7): tile-components, resolutions, sub-bands,
  * precincts and code-blocks, with the T2 state of every code-block (tile.c builds
- * it, t2.c fills it from the packets).
+ * it, t2.c fills it from the packets). The states are kept from one picture to the
+ * next (j2k_tile_cache): a video's pictures share their geometry.
  */
 #ifndef GJ_J2K_TILE_H
 #define GJ_J2K_TILE_H
@@ -26,6 +27,7 @@ typedef struct j2k_chunk {
     int32_t next;
 } j2k_chunk;
 
+/* Its place, then its T2 state: j2k_tile_init() resets every field but the place. */
 typedef struct j2k_codeblock {
     int x0, y0, x1, y1;         /* in sub-band coordinates */
     int coded_planes;           /* Mb + ROI shift - P, the bit-planes the coder may send */
@@ -64,7 +66,7 @@ typedef struct j2k_resolution {
     int pw, ph;                 /* precincts across and down */
     int nb_bands;
     j2k_band bands[3];
-    j2k_precinct_band *precincts;   /* pw * ph * nb_bands, precinct-major */
+    j2k_precinct_band *precincts;   /* pw * ph * nb_bands, precinct-major (in the tile's); NULL if none */
     size_t packet_base;         /* this resolution's first entry in packet_done */
 } j2k_resolution;
 
@@ -80,20 +82,43 @@ typedef struct j2k_tile_state {
     const j2k_tile *tile;
     int nb_comps;
     j2k_tile_component *comps;
+    size_t comps_capacity;
     j2k_codeblock *cblks;
     int nb_cblks;
     size_t cblks_capacity;
+    j2k_precinct_band *precincts;   /* every resolution's, one after another */
+    size_t nb_precincts, precincts_capacity;
+    j2k_tag_node *tag_nodes;    /* every tag tree's nodes */
+    size_t nb_tag_nodes, tag_nodes_capacity;
     j2k_segment *segs;
     size_t nb_segs, segs_capacity;
     j2k_chunk *chunks;
     size_t nb_chunks, chunks_capacity;
     uint8_t *packet_done;       /* per (component, resolution, precinct, layer): decoded (POC) */
+    size_t packet_done_capacity;
     int truncated;              /* the packets ended early */
+    int shaped;                 /* the precincts, code-blocks and tag trees are complete: */
+                                /* the next picture of this geometry keeps them */
 } j2k_tile_state;
 
-/* Builds the structure of tile `index` of s (which must have its parameters). */
+/*
+ * Builds the structure of tile `index` of s (which must have its parameters), with
+ * no packet read. ts is zeroed, or the state of a picture before (whether its
+ * decode succeeded or not): its memory is reused, and its precincts, code-blocks
+ * and tag trees too if their geometry is the same (then only their T2 state is reset).
+ */
 int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index);
-void j2k_tile_free(j2k_tile_state *ts);
+
+/* The tiles' states of a decoder's pictures (j2k_layout.tile_cache). */
+typedef struct j2k_tile_cache j2k_tile_cache;
+
+/*
+ * nb_tiles states for j2k_tile_init() in *tiles: those of the picture before, the
+ * same tile at the same index (a zeroed state for a new index). *cache is created
+ * at the first call.
+ */
+int j2k_tile_cache_get(j2k_tile_cache **cache, int nb_tiles, j2k_tile_state **tiles);
+void j2k_tile_cache_free(j2k_tile_cache *cache);
 
 /* The precinct-band of (resolution r, precinct p, band b). */
 static inline j2k_precinct_band *j2k_precinct_band_at(const j2k_resolution *r, int p, int b)
