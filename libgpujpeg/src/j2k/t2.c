@@ -101,9 +101,9 @@ static int read_pass_count(j2k_bits *b)
 {
     unsigned n;
 
-    if (!j2k_bits_read(b, 1))
+    if (!j2k_bits_read_bit(b))
         return 1;
-    if (!j2k_bits_read(b, 1))
+    if (!j2k_bits_read_bit(b))
         return 2;
     if ((n = j2k_bits_read(b, 2)) != 3)
         return 3 + (int)n;
@@ -112,38 +112,33 @@ static int read_pass_count(j2k_bits *b)
     return 37 + (int)j2k_bits_read(b, 7);
 }
 
+/* v > 0 */
 static int floor_log2(unsigned v)
 {
-    int n = -1;
-
-    while (v) {
-        v >>= 1;
-        n++;
-    }
-    return n;
+    return 31 - __builtin_clz(v);
 }
 
-/* B.10.4-B.10.7: one code-block's part of a packet header. */
+/* B.10.4-B.10.7: the part of a packet header of code-block (x, y) of a precinct-band. */
 static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const j2k_band *band,
-                                 const j2k_component *comp, int i, int layer)
+                                 const j2k_component *comp, int x, int y, int layer)
 {
     j2k_tile_state *ts = pr->ts;
-    int index = pb->first_cblk + i;
+    int i = y * pb->cw + x, index = pb->first_cblk + i;
     j2k_codeblock *cb = &ts->cblks[index];
     j2k_bits *b = &pr->header;
     int style = comp->coding.cblk_style;
     int included, passes, ret;
 
     if (!cb->included)
-        included = j2k_tag_tree_decode(&pb->inclusion, b, i, layer + 1);
+        included = j2k_tag_tree_decode(&pb->inclusion, b, x, y, layer + 1);
     else
-        included = (int)j2k_bits_read(b, 1);
+        included = (int)j2k_bits_read_bit(b);
     if (!included)
         return 0;
     if (!cb->included) {
         /* B.10.5: the number of missing most significant bit-planes, at most 74. One
          * decode to the bound reads the bits that raising the threshold one by one would. */
-        if (!j2k_tag_tree_decode(&pb->zero_planes, b, i, 75))
+        if (!j2k_tag_tree_decode(&pb->zero_planes, b, x, y, 75))
             return gj_fail(GJ_ERROR_INVALIDDATA, "packet header: %s",
                            b->overrun ? "truncated in a code-block's missing bit-planes" :
                                         "more than 74 missing bit-planes in a code-block");
@@ -155,7 +150,7 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
         pb->included = 1;
     }
     passes = read_pass_count(b);
-    while (j2k_bits_read(b, 1)) {       /* B.10.7.1: Lblock increments, a comma code */
+    while (j2k_bits_read_bit(b)) {      /* B.10.7.1: Lblock increments, a comma code */
         if (++cb->len_bits > 32 || b->overrun)
             return gj_fail(GJ_ERROR_INVALIDDATA, "packet header: Lblock %d", cb->len_bits);
     }
@@ -178,6 +173,24 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
         if (passes > 0 && (ret = new_segment(ts, cb, style)) < 0)
             return ret;
     }
+    return 0;
+}
+
+/* The code-blocks of one precinct-band in a packet header, in raster order (B.10.4). */
+static int read_band_header(packet_reader *pr, j2k_precinct_band *pb, const j2k_band *band,
+                            const j2k_component *comp, int layer)
+{
+    int ret;
+
+    for (int y = 0; y < pb->ch; y++)
+        for (int x = 0; x < pb->cw; x++) {
+            if ((ret = read_codeblock_header(pr, pb, band, comp, x, y, layer)) < 0)
+                return ret;
+            /* None of the band's code-blocks in this layer nor before: the rest read
+             * no bits (most precincts of a DCI 4K picture's high resolutions) */
+            if (!pb->included && j2k_tag_tree_none_below(&pb->inclusion, layer + 1))
+                return 0;
+        }
     return 0;
 }
 
@@ -208,19 +221,11 @@ static int read_packet(packet_reader *pr, const packet_id *id, int layer)
         skip_marker(pr->body, pr->body_size, &pr->body_pos, 0xFF91, 6);
     if (!pr->packed_headers)
         j2k_bits_init(b, pr->body + pr->body_pos, pr->body_size - pr->body_pos);
-    if (j2k_bits_read(b, 1)) {
-        for (int band = 0; band < res->nb_bands; band++) {
-            j2k_precinct_band *pb = j2k_precinct_band_at(res, id->prec, band);
-
-            for (int i = 0; i < pb->cw * pb->ch; i++) {
-                if ((ret = read_codeblock_header(pr, pb, &res->bands[band], comp, i, layer)) < 0)
-                    return ret;
-                /* None of the band's code-blocks in this layer nor before: the rest read
-                 * no bits (most precincts of a DCI 4K picture's high resolutions) */
-                if (!pb->included && j2k_tag_tree_none_below(&pb->inclusion, layer + 1))
-                    break;
-            }
-        }
+    if (j2k_bits_read_bit(b)) {         /* B.10.3: a packet with content */
+        for (int band = 0; band < res->nb_bands; band++)
+            if ((ret = read_band_header(pr, j2k_precinct_band_at(res, id->prec, band), &res->bands[band],
+                                        comp, layer)) < 0)
+                return ret;
     }
     j2k_bits_align(b);
     if (b->overrun) {
