@@ -99,6 +99,8 @@ static int band_planes(const j2k_tile_state *ts, const j2k_resolution *res, int 
     for (int p = 0; p < res->pw * res->ph; p++) {
         const j2k_precinct_band *pb = j2k_precinct_band_at(res, p, b);
 
+        if (!pb->included)
+            continue;   /* nothing coded (tile.h) */
         for (int i = 0; i < pb->cw * pb->ch; i++) {
             const j2k_codeblock *cb = &ts->cblks[pb->first_cblk + i];
 

@@ -124,6 +124,8 @@ static int list_blocks(j2k_early *e, const j2k_tile_state *ts)
                 for (int b = 0; b < res->nb_bands; b++) {
                     const j2k_precinct_band *pb = j2k_precinct_band_at(res, p, b);
 
+                    if (!pb->included)
+                        continue;   /* nothing coded (tile.h) */
                     for (int i = 0; i < pb->cw * pb->ch; i++) {
                         const j2k_codeblock *cb = &ts->cblks[pb->first_cblk + i];
                         size_t n = e->tables.nb_cblks;
@@ -134,7 +136,10 @@ static int list_blocks(j2k_early *e, const j2k_tile_state *ts)
                         if ((ret = J2K_GROW(e->blocks, n, e->blocks_cap, 1)) < 0)
                             return ret;
                         e->blocks[n] = cb;      /* first: go() reads it back if the entry fails */
-                        if ((ret = j2k_layout_add_early(&e->tables, ts, c, &res->bands[b], cb, (uint32_t)n)) < 0)
+                        if ((ret = j2k_layout_add_early(&e->tables, ts, c, &res->bands[b], cb,
+                                                        j2k_codeblock_rect(pb, &res->bands[b], i % pb->cw,
+                                                                           i / pb->cw),
+                                                        (uint32_t)n)) < 0)
                             return ret;
                     }
                 }

@@ -33,8 +33,6 @@ static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock
 {
     int ret;
 
-    if ((ret = GROW(l, segments, nb_segments, segments_cap, (size_t)cb->nb_segs)) < 0)
-        return ret;
     if (l->bodies_direct) {
         /* One piece in a tile body that is uploaded whole (see direct_bodies()). */
         d->data_offset = (gj_u32)(l->body_base + (cb->first_chunk >= 0 ? ts->chunks[cb->first_chunk].offset : 0));
@@ -57,6 +55,8 @@ static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock
             continue;
         if (seg->length >= (1u << 24))
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: a %u-byte code-block segment", seg->length);
+        if ((ret = GROW(l, segments, nb_segments, segments_cap, 1)) < 0)
+            return ret;
         l->segments[l->nb_segments++] = (uint32_t)seg->passes << 24 | seg->length;
         d->seg_count++;
     }
@@ -87,42 +87,59 @@ static int direct_bodies(const gj_j2k_stream *s, const j2k_tile_state *tiles)
     return total <= UINT32_MAX;
 }
 
-static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_component *comp,
-                         const j2k_band *band, const j2k_codeblock *cb, uint32_t offset, uint32_t stride,
-                         int fraction)
+/* What T1 takes alike for every code-block of a band (their places and passes differ). */
+static gj_j2k_cblk band_model(const j2k_component *comp, const j2k_band *band, uint32_t stride, int fraction)
 {
-    gj_j2k_cblk *d;
-    int planes = cb->coded_planes, ret;
+    gj_j2k_cblk m = { 0 };
 
+    m.stride = stride;
+    m.orientation = (gj_u8)band->orientation;
+    m.style = (gj_u8)comp->coding.cblk_style;
+    m.roi_shift = (gj_u8)comp->roi_shift;
+    if (!comp->coding.reversible) {
+        m.step_mult = 2048u + (gj_u32)band->mantissa;
+        m.step_shift = comp->precision + band->log2_gain - band->exponent - 12 + fraction;
+    }
+    return m;
+}
+
+/* Where code-block cb's entry goes: the tables', or the early launch's place list. NULL: no memory. */
+static gj_j2k_cblk *codeblock_entry(j2k_layout *l, const j2k_codeblock *cb)
+{
     if (cb->early) {
         /* Its T1 ran early: described for gj_j2k_t1_place, which takes no data. */
-        if ((ret = J2K_GROW(l->placed, 0, l->placed_cap, cb->early)) < 0)
-            return ret;
+        if (J2K_GROW(l->placed, 0, l->placed_cap, cb->early) < 0)
+            return NULL;
         l->nb_placed = gj_max(l->nb_placed, (size_t)cb->early);
-        d = &l->placed[cb->early - 1];
-    } else {
-        if ((ret = GROW(l, cblks, nb_cblks, cblks_cap, 1)) < 0)
-            return ret;
-        d = &l->cblks[l->nb_cblks++];
+        return &l->placed[cb->early - 1];
     }
-    memset(d, 0, sizeof(*d));
-    d->coef_offset = offset + (uint32_t)(band->mallat_y + cb->y0 - band->y0) * stride +
-                     (uint32_t)(band->mallat_x + cb->x0 - band->x0);
-    d->stride = stride;
-    d->width = (gj_u16)(cb->x1 - cb->x0);
-    d->height = (gj_u16)(cb->y1 - cb->y0);
+    if (GROW(l, cblks, nb_cblks, cblks_cap, 1) < 0)
+        return NULL;
+    return &l->cblks[l->nb_cblks++];
+}
+
+/* Entry d of a code-block of band at place: the band's model, its coefficients and size. */
+static inline int place_codeblock(gj_j2k_cblk *d, const gj_j2k_cblk *model, const j2k_band *band,
+                                  const j2k_rect *place, uint32_t offset)
+{
+    *d = *model;
+    d->coef_offset = offset + (uint32_t)(band->mallat_y + place->y0 - band->y0) * model->stride +
+                     (uint32_t)(band->mallat_x + place->x0 - band->x0);
+    d->width = (gj_u16)(place->x1 - place->x0);
+    d->height = (gj_u16)(place->y1 - place->y0);
     if (GJ_J2K_T1_WORDS_OF(d->width, d->height) > GJ_J2K_T1_WORDS)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: a %ux%u code-block", d->width, d->height);
-    d->orientation = (gj_u8)band->orientation;
-    d->style = (gj_u8)comp->coding.cblk_style;
-    d->roi_shift = (gj_u8)comp->roi_shift;
-    if (!comp->coding.reversible) {
-        d->step_mult = 2048u + (gj_u32)band->mantissa;
-        d->step_shift = comp->precision + band->log2_gain - band->exponent - 12 + fraction;
-    }
+    return 0;
+}
+
+/* The coded passes of code-block cb into its entry d, and its data unless its T1 ran early. */
+static int add_passes(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock *cb, gj_j2k_cblk *d)
+{
+    int planes = cb->coded_planes;
+
     if (!cb->passes || planes <= 0)
         return 0;       /* nothing coded: zeros */
-    if (planes > 30 || comp->roi_shift > 30)
+    if (planes > 30 || d->roi_shift > 30)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %d bit-planes in a code-block", planes);
     d->planes = (gj_u8)planes;
     d->passes = (gj_u16)(cb->passes > 0xFFFF ? 0xFFFF : cb->passes);
@@ -130,19 +147,42 @@ static int add_codeblock(j2k_layout *l, const j2k_tile_state *ts, const j2k_comp
 }
 
 int j2k_layout_add_early(j2k_layout *l, const j2k_tile_state *ts, int c, const j2k_band *band,
-                         const j2k_codeblock *cb, uint32_t coef_offset)
+                         const j2k_codeblock *cb, j2k_rect place, uint32_t coef_offset)
 {
-    gj_j2k_cblk *d;
+    gj_j2k_cblk model = band_model(&ts->tile->comps[c], band, 0, 0), *d;
     int ret;
 
-    if ((ret = add_codeblock(l, ts, &ts->tile->comps[c], band, cb, 0, 0, 0)) < 0)
+    if (!(d = codeblock_entry(l, cb)))
+        return GJ_ERROR_NOMEM;
+    if ((ret = place_codeblock(d, &model, band, &place, 0)) < 0 || (ret = add_passes(l, ts, cb, d)) < 0)
         return ret;
-    d = &l->cblks[l->nb_cblks - 1];
     d->coef_offset = coef_offset;
     d->stride = d->width;
     /* mag * 1 << 0: the magnitude itself (after the ROI shift), whatever the filter. */
     d->step_mult = 1;
     d->step_shift = 0;
+    return 0;
+}
+
+/* The code-blocks of one precinct-band, in raster order. */
+static int add_precinct_band(j2k_layout *l, const j2k_tile_state *ts, const j2k_component *comp,
+                             const j2k_band *band, const j2k_precinct_band *pb, uint32_t offset, uint32_t stride,
+                             int fraction)
+{
+    gj_j2k_cblk model = band_model(comp, band, stride, fraction), *d;
+    int step, ret;
+    const j2k_codeblock *cb = j2k_precinct_band_cblks(ts, pb, &step);
+
+    for (int y = 0; y < pb->ch; y++)
+        for (int x = 0; x < pb->cw; x++, cb += step) {
+            j2k_rect place = j2k_codeblock_rect(pb, band, x, y);
+
+            if (!(d = codeblock_entry(l, cb)))
+                return GJ_ERROR_NOMEM;
+            if ((ret = place_codeblock(d, &model, band, &place, offset)) < 0 ||
+                (cb->passes && (ret = add_passes(l, ts, cb, d)) < 0))
+                return ret;
+        }
     return 0;
 }
 
@@ -159,14 +199,10 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
         const j2k_resolution *res = &tc->res[r];
 
         for (int p = 0; p < res->pw * res->ph; p++)
-            for (int b = 0; b < res->nb_bands; b++) {
-                const j2k_precinct_band *pb = j2k_precinct_band_at(res, p, b);
-
-                for (int i = 0; i < pb->cw * pb->ch; i++)
-                    if ((ret = add_codeblock(l, ts, comp, &res->bands[b], &ts->cblks[pb->first_cblk + i],
+            for (int b = 0; b < res->nb_bands; b++)
+                if ((ret = add_precinct_band(l, ts, comp, &res->bands[b], j2k_precinct_band_at(res, p, b),
                                              offset, stride, frac[r])) < 0)
-                        return ret;
-            }
+                    return ret;
     }
     return 0;
 }

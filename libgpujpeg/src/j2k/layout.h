@@ -112,12 +112,12 @@ static inline int j2k_layout_interleaved(const j2k_layout *l)
 int j2k_layout_build(j2k_layout *l, const gj_j2k_stream *s, j2k_tile_state *tiles, int reduce);
 /*
  * For the early T1 launch (j2k/early.c): appends code-block cb of band `band` of
- * component c of tile ts with its segments and data (joined: l->bodies_direct
+ * component c of tile ts (at place) with its segments and data (joined: l->bodies_direct
  * must be 0), its coefficients at coef_offset of a buffer of their own, a row of
  * width after another, as T1's signed magnitudes (no dequantisation).
  */
 int j2k_layout_add_early(j2k_layout *l, const j2k_tile_state *ts, int c, const j2k_band *band,
-                         const j2k_codeblock *cb, uint32_t coef_offset);
+                         const j2k_codeblock *cb, j2k_rect place, uint32_t coef_offset);
 /* Orders l->cblks by work, as j2k_layout_build() does. */
 int j2k_layout_sort_by_work(j2k_layout *l);
 /* Empties the tables, keeping their memory for the next picture. */

@@ -66,7 +66,6 @@ static int new_segment(j2k_tile_state *ts, j2k_codeblock *cb, int style)
     else
         cb->first_seg = (int32_t)ts->nb_segs;
     cb->last_seg = (int32_t)ts->nb_segs++;
-    cb->nb_segs++;
     return 0;
 }
 
@@ -127,15 +126,19 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
     j2k_codeblock *cb = &ts->cblks[index];
     j2k_bits *b = &pr->header;
     int style = comp->coding.cblk_style;
+    /* Its state is not read before its precinct-band has a code-block included (tile.h). */
+    int before = pb->included && cb->included;
     int included, passes, ret;
 
-    if (!cb->included)
+    if (!before)
         included = j2k_tag_tree_decode(&pb->inclusion, b, x, y, layer + 1);
     else
         included = (int)j2k_bits_read_bit(b);
     if (!included)
         return 0;
-    if (!cb->included) {
+    if (!before) {
+        /* Set first: the zero bit-plane tree changes even if the decode fails (tile.h). */
+        pb->included = 1;
         /* B.10.5: the number of missing most significant bit-planes, at most 74. One
          * decode to the bound reads the bits that raising the threshold one by one would. */
         if (!j2k_tag_tree_decode(&pb->zero_planes, b, x, y, 75))
@@ -147,7 +150,6 @@ static int read_codeblock_header(packet_reader *pr, j2k_precinct_band *pb, const
          * alone misses more than Mb (conformance stream p0_06). */
         cb->coded_planes = band->mb + comp->roi_shift - pb->zero_planes.nodes[i].value;
         cb->included = 1;
-        pb->included = 1;
     }
     passes = read_pass_count(b);
     while (j2k_bits_read_bit(b)) {      /* B.10.7.1: Lblock increments, a comma code */

@@ -105,14 +105,14 @@ static int reserve(void **p, size_t *cap, size_t need, size_t elem)
 
 #define RESERVE(arr, cap, need) reserve((void **)&(arr), &(cap), (size_t)(need), sizeof(*(arr)))
 
-/* B.6-B.7: the code-blocks of one precinct in one band (their places: clear_t2_state() does the rest). */
+/* B.6-B.7: the code-blocks of one precinct in one band (their states: clear_t2_state()). */
 static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j2k_band *band,
                               int64_t px0, int64_t py0)
 {
     int64_t x0 = px0 > band->x0 ? px0 : band->x0;
     int64_t y0 = py0 > band->y0 ? py0 : band->y0;
     int64_t x1 = px0 + ((int64_t)1 << band->prec_w_exp), y1 = py0 + ((int64_t)1 << band->prec_h_exp);
-    int i, j, ret;
+    int ret;
 
     if (x1 > band->x1)
         x1 = band->x1;
@@ -121,6 +121,7 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
     *pb = (j2k_precinct_band){ .first_cblk = ts->nb_cblks };
     if (x0 >= x1 || y0 >= y1)
         return 0;
+    pb->area = (j2k_rect){ (int)x0, (int)y0, (int)x1, (int)y1 };
     pb->cblk_x0 = (int)floor_pow2(x0, band->cblk_w_exp);
     pb->cblk_y0 = (int)floor_pow2(y0, band->cblk_h_exp);
     pb->cw = (int)(ceil_pow2(x1, band->cblk_w_exp) - pb->cblk_x0);
@@ -130,18 +131,7 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
     /* Geometric growth: a tile of many small precincts must not copy the table each time. */
     if ((ret = J2K_GROW(ts->cblks, ts->nb_cblks, ts->cblks_capacity, (size_t)pb->cw * pb->ch)) < 0)
         return ret;
-    for (j = 0; j < pb->ch; j++) {
-        for (i = 0; i < pb->cw; i++) {
-            j2k_codeblock *cb = &ts->cblks[ts->nb_cblks++];
-            int64_t cx0 = (int64_t)(pb->cblk_x0 + i) << band->cblk_w_exp;
-            int64_t cy0 = (int64_t)(pb->cblk_y0 + j) << band->cblk_h_exp;
-
-            cb->x0 = (int)(cx0 > x0 ? cx0 : x0);
-            cb->y0 = (int)(cy0 > y0 ? cy0 : y0);
-            cb->x1 = (int)(cx0 + ((int64_t)1 << band->cblk_w_exp) < x1 ? cx0 + ((int64_t)1 << band->cblk_w_exp) : x1);
-            cb->y1 = (int)(cy0 + ((int64_t)1 << band->cblk_h_exp) < y1 ? cy0 + ((int64_t)1 << band->cblk_h_exp) : y1);
-        }
-    }
+    ts->nb_cblks += pb->cw * pb->ch;
     return 0;
 }
 
@@ -273,23 +263,26 @@ static int init_resolution(const j2k_component *comp, j2k_tile_component *tc, in
 }
 
 /* A code-block before the tile's first packet: Lblock 3 (B.10.7.1), no passes, segments nor data. */
-static void clear_codeblock(j2k_codeblock *cb)
-{
-    *cb = (j2k_codeblock){ .x0 = cb->x0, .y0 = cb->y0, .x1 = cb->x1, .y1 = cb->y1, .len_bits = 3,
-                           .first_seg = -1, .last_seg = -1, .first_chunk = -1, .last_chunk = -1 };
-}
+const j2k_codeblock j2k_codeblock_reset = { .len_bits = 3, .first_seg = -1, .last_seg = -1, .first_chunk = -1,
+                                            .last_chunk = -1 };
 
-/* Everything T2 (and the early T1 launch) writes, as before the tile's first packet. */
-static void clear_t2_state(j2k_tile_state *ts, size_t packets)
+/*
+ * Everything T2 (and the early T1 launch) writes, as before the tile's first
+ * packet: of every code-block when they are new, else of those of the
+ * precinct-bands that had some included (tile.h).
+ */
+static void clear_t2_state(j2k_tile_state *ts, size_t packets, int kept)
 {
-    for (int i = 0; i < ts->nb_cblks; i++)
-        clear_codeblock(&ts->cblks[i]);
     for (size_t i = 0; i < ts->nb_precincts; i++) {
         j2k_precinct_band *pb = &ts->precincts[i];
 
+        if (pb->included || !kept) {
+            for (int k = 0; k < pb->cw * pb->ch; k++)
+                ts->cblks[pb->first_cblk + k] = j2k_codeblock_reset;
+            j2k_tag_tree_reset(&pb->zero_planes);   /* read for included code-blocks only */
+        }
         pb->included = 0;
         j2k_tag_tree_reset(&pb->inclusion);
-        j2k_tag_tree_reset(&pb->zero_planes);
     }
     memset(ts->packet_done, 0, packets);
     ts->nb_segs = ts->nb_chunks = 0;
@@ -334,7 +327,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     if ((ret = RESERVE(ts->packet_done, ts->packet_done_capacity, packets ? packets : 1)) < 0 ||
         (!keep && (ret = build_precincts(ts)) < 0))
         return ret;
-    clear_t2_state(ts, packets);
+    clear_t2_state(ts, packets, keep);
     ts->shaped = 1;
     return 0;
 }

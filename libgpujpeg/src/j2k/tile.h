@@ -27,25 +27,38 @@ typedef struct j2k_chunk {
     int32_t next;
 } j2k_chunk;
 
-/* Its place, then its T2 state: j2k_tile_init() resets every field but the place. */
+/*
+ * A code-block's T2 state; j2k_tile_init() resets it. Its place follows from its
+ * precinct-band (j2k_codeblock_rect()): the state is all T2 touches, 32 bytes, two
+ * to a cache line (a DCI 4K picture has 26,000 of them).
+ *
+ * A state (and the zero bit-plane tree) leaves the reset one only when its
+ * code-block is included, and its precinct-band's `included` is set first: the
+ * code-blocks of a precinct-band without it are not read nor reset (three in four
+ * of a DCI 4K picture's).
+ */
 typedef struct j2k_codeblock {
-    int x0, y0, x1, y1;         /* in sub-band coordinates */
-    int coded_planes;           /* Mb + ROI shift - P, the bit-planes the coder may send */
-    int len_bits;               /* Lblock */
-    int passes;                 /* coding passes received */
-    int included;               /* appeared in a packet before */
+    uint8_t included;           /* appeared in a packet before */
+    uint8_t len_bits;           /* Lblock, at most 32 */
+    int16_t coded_planes;       /* Mb + ROI shift - P, the bit-planes the coder may send */
+    int32_t passes;             /* coding passes received */
     uint32_t bytes;             /* data received */
     int32_t first_seg, last_seg;
     int32_t first_chunk, last_chunk;
-    int nb_segs;
     uint32_t early;             /* 1 + its place in the early T1 launch (j2k/early.c), 0 if none */
 } j2k_codeblock;
+
+/* A rectangle in sub-band coordinates. */
+typedef struct j2k_rect {
+    int x0, y0, x1, y1;
+} j2k_rect;
 
 typedef struct j2k_precinct_band {
     int cblk_x0, cblk_y0;       /* code-block grid index of the first one */
     int cw, ch;                 /* code-blocks across and down (0: none) */
+    j2k_rect area;              /* the precinct in the sub-band, cut to it */
     int first_cblk;             /* index into the tile's code-blocks */
-    int included;               /* some of them appeared in a packet before */
+    int included;               /* some of them appeared in a packet before (see j2k_codeblock) */
     j2k_tag_tree inclusion, zero_planes;
 } j2k_precinct_band;
 
@@ -119,6 +132,31 @@ typedef struct j2k_tile_cache j2k_tile_cache;
  */
 int j2k_tile_cache_get(j2k_tile_cache **cache, int nb_tiles, j2k_tile_state **tiles);
 void j2k_tile_cache_free(j2k_tile_cache *cache);
+
+/* The state of every code-block before the tile's first packet. */
+extern const j2k_codeblock j2k_codeblock_reset;
+
+/*
+ * The states of pb's code-blocks, in raster order: the reset one for all if none
+ * was included (*step 0), else the tile's (*step 1).
+ */
+static inline const j2k_codeblock *j2k_precinct_band_cblks(const j2k_tile_state *ts, const j2k_precinct_band *pb,
+                                                          int *step)
+{
+    *step = pb->included;
+    return pb->included ? &ts->cblks[pb->first_cblk] : &j2k_codeblock_reset;
+}
+
+/* B.7: code-block (x, y) of pb in band: its cell of the band's grid, cut to the precinct. */
+static inline j2k_rect j2k_codeblock_rect(const j2k_precinct_band *pb, const j2k_band *band, int x, int y)
+{
+    int64_t cx0 = (int64_t)(pb->cblk_x0 + x) << band->cblk_w_exp;
+    int64_t cy0 = (int64_t)(pb->cblk_y0 + y) << band->cblk_h_exp;
+    int64_t cx1 = cx0 + ((int64_t)1 << band->cblk_w_exp), cy1 = cy0 + ((int64_t)1 << band->cblk_h_exp);
+
+    return (j2k_rect){ (int)(cx0 > pb->area.x0 ? cx0 : pb->area.x0), (int)(cy0 > pb->area.y0 ? cy0 : pb->area.y0),
+                       (int)(cx1 < pb->area.x1 ? cx1 : pb->area.x1), (int)(cy1 < pb->area.y1 ? cy1 : pb->area.y1) };
+}
 
 /* The precinct-band of (resolution r, precinct p, band b). */
 static inline j2k_precinct_band *j2k_precinct_band_at(const j2k_resolution *r, int p, int b)
