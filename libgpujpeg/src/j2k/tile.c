@@ -85,26 +85,6 @@ static int init_band(j2k_band *band, const j2k_component *comp, const j2k_tile_c
     return 0;
 }
 
-/*
- * Room for `need` elements of `elem` bytes in *p: no more on the first call (a
- * picture of 65535 small tiles keeps a state for each), doubled after.
- */
-static int reserve(void **p, size_t *cap, size_t need, size_t elem)
-{
-    size_t n = *cap * 2 > need ? *cap * 2 : need;
-    void *q;
-
-    if (need <= *cap)
-        return 0;
-    if (!(q = realloc(*p, n * elem)))
-        return GJ_ERROR_NOMEM;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
-#define RESERVE(arr, cap, need) reserve((void **)&(arr), &(cap), (size_t)(need), sizeof(*(arr)))
-
 /* B.6-B.7: the code-blocks of one precinct in one band (their states: clear_t2_state()). */
 static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j2k_band *band,
                               int64_t px0, int64_t py0)
@@ -145,7 +125,7 @@ static int init_precincts(j2k_tile_state *ts, j2k_tile_component *tc, int r)
 
     if (!count)
         return 0;
-    if ((ret = RESERVE(ts->precincts, ts->precincts_capacity, first + count)) < 0)
+    if ((ret = J2K_RESERVE(ts->precincts, ts->precincts_capacity, first + count)) < 0)
         return ret;
     ts->nb_precincts += count;
     prx0 = floor_pow2(res->x0, res->prec_w_exp) << res->prec_w_exp;
@@ -191,7 +171,7 @@ static int build_precincts(j2k_tile_state *ts)
         }
     for (size_t i = 0; i < ts->nb_precincts; i++)
         nodes += 2 * j2k_tag_tree_nodes(ts->precincts[i].cw, ts->precincts[i].ch);
-    if ((ret = RESERVE(ts->tag_nodes, ts->tag_nodes_capacity, nodes)) < 0)
+    if ((ret = J2K_RESERVE(ts->tag_nodes, ts->tag_nodes_capacity, nodes)) < 0)
         return ret;
     ts->nb_tag_nodes = nodes;
     at = 0;
@@ -305,7 +285,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     ts->y0 = (int)((uint64_t)s->ty0 + (uint64_t)q * s->th > s->y0 ? s->ty0 + (uint64_t)q * s->th : s->y0);
     ts->x1 = (int)((uint64_t)s->tx0 + (uint64_t)(p + 1) * s->tw < s->x1 ? s->tx0 + (uint64_t)(p + 1) * s->tw : s->x1);
     ts->y1 = (int)((uint64_t)s->ty0 + (uint64_t)(q + 1) * s->th < s->y1 ? s->ty0 + (uint64_t)(q + 1) * s->th : s->y1);
-    if ((ret = RESERVE(ts->comps, ts->comps_capacity, s->nb_comps)) < 0)
+    if ((ret = J2K_RESERVE(ts->comps, ts->comps_capacity, s->nb_comps)) < 0)
         return ret;
     ts->nb_comps = s->nb_comps;
     for (c = 0; c < s->nb_comps; c++) {
@@ -324,7 +304,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     }
     if (packets > ((size_t)1 << 26))
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %zu packets in tile %d", packets, index);
-    if ((ret = RESERVE(ts->packet_done, ts->packet_done_capacity, packets ? packets : 1)) < 0 ||
+    if ((ret = J2K_RESERVE(ts->packet_done, ts->packet_done_capacity, packets ? packets : 1)) < 0 ||
         (!keep && (ret = build_precincts(ts)) < 0))
         return ret;
     clear_t2_state(ts, packets, keep);
