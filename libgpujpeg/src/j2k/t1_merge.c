@@ -70,11 +70,22 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
     unsigned max_passes = 0, max_key;
     uint32_t max_words = 0, max_halves = 0;
 
-    for (size_t i = 0; i < l->nb_cblks; i++) {
-        uint32_t words = GJ_J2K_T1_WORDS_OF(l->cblks[i].width, l->cblks[i].height);
-        uint32_t halves = GJ_J2K_T1_HALVES_OF(l->cblks[i].width, l->cblks[i].height);
-        unsigned passes = key_passes(&l->cblks[i]);
+    if (l->nb_cblks > part->keys_cap) {
+        uint16_t *keys = realloc(part->keys, l->nb_cblks * sizeof(*keys));
 
+        if (!keys)
+            return GJ_ERROR_NOMEM;
+        part->keys = keys;
+        part->keys_cap = l->nb_cblks;
+    }
+    /* One walk over the code-blocks and their segments: the fill reads the keys back. */
+    for (size_t i = 0; i < l->nb_cblks; i++) {
+        const gj_j2k_cblk *cb = &l->cblks[i];
+        uint32_t words = GJ_J2K_T1_WORDS_OF(cb->width, cb->height);
+        uint32_t halves = GJ_J2K_T1_HALVES_OF(cb->width, cb->height);
+        unsigned passes = key_passes(cb);
+
+        part->keys[i] = (uint16_t)work_key(l, cb);
         if (!passes)
             continue;
         max_passes = passes > max_passes ? passes : max_passes;
@@ -92,7 +103,7 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
     }
     memset(part->slots, 0, (max_key + 1) * sizeof(*part->slots));
     for (size_t i = 0; i < l->nb_cblks; i++)
-        part->slots[work_key(l, &l->cblks[i])]++;
+        part->slots[part->keys[i]]++;
     part->max_key = max_key;
     part->max_words = max_words;
     part->max_halves = max_halves;
@@ -145,9 +156,9 @@ void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging)
     for (size_t i = 0; i < l->nb_cblks; i++) {
         gj_j2k_cblk *d;
 
-        if (!l->cblks[i].passes)
-            continue;
-        d = &cblks[part->slots[work_key(l, &l->cblks[i])]++];
+        if (!part->keys[i])
+            continue;   /* no coding pass */
+        d = &cblks[part->slots[part->keys[i]]++];
         *d = l->cblks[i];
         d->data_offset += (gj_u32)part->data_first;
         d->seg_first += (gj_u32)part->segment_first;
@@ -165,6 +176,8 @@ void j2k_t1_merge_fill(const j2k_t1_merge *m, int k, uint8_t *staging)
 void j2k_t1_part_free(j2k_t1_part *part)
 {
     free(part->slots);
+    free(part->keys);
     part->slots = NULL;
-    part->slots_cap = 0;
+    part->keys = NULL;
+    part->slots_cap = part->keys_cap = 0;
 }

@@ -38,6 +38,8 @@ typedef struct j2k_t1_part {
     size_t empty;               /* its code-blocks with no coding pass, left out of the table */
     size_t *slots;              /* by work key: its count of code-blocks, then the next one's slot */
     size_t slots_cap;
+    uint16_t *keys;             /* its code-blocks' work keys, from the count for the fill */
+    size_t keys_cap;
     uint64_t segment_first, data_first;
 } j2k_t1_part;
 
