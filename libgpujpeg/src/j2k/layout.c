@@ -173,11 +173,14 @@ static int add_precinct_band(j2k_layout *l, const j2k_tile_state *ts, const j2k_
     int step, ret;
     const j2k_codeblock *cb = j2k_precinct_band_cblks(ts, pb, &step);
 
+    /* Room for all: only the code-blocks of the early launch go elsewhere. */
+    if ((ret = GROW(l, cblks, nb_cblks, cblks_cap, (size_t)pb->cw * pb->ch)) < 0)
+        return ret;
     for (int y = 0; y < pb->ch; y++)
         for (int x = 0; x < pb->cw; x++, cb += step) {
             j2k_rect place = j2k_codeblock_rect(pb, band, x, y);
 
-            if (!(d = codeblock_entry(l, cb)))
+            if (!(d = cb->early ? codeblock_entry(l, cb) : &l->cblks[l->nb_cblks++]))
                 return GJ_ERROR_NOMEM;
             if ((ret = place_codeblock(d, &model, band, &place, offset)) < 0 ||
                 (cb->passes && (ret = add_passes(l, ts, cb, d)) < 0))
