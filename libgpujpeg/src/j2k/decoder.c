@@ -100,14 +100,16 @@ static size_t groups(uint64_t threads)
     return (size_t)((threads + J2K_GROUP - 1) / J2K_GROUP);
 }
 
-/* One IDWT step in place, a work-group per row or per few adjacent columns. */
+/* One IDWT step in place, a work-group per row or per few adjacent columns (a kernel per filter and width). */
 static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
-    gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count),
-                    GJ_ARG_U32(p->irreversible), GJ_ARG_BUF(dec->coefs), GJ_ARG_U32(dec->layout.wide),
+    static const char *const names[2][2] = { { "gj_j2k_idwt_53_16", "gj_j2k_idwt_53_32" },
+                                              { "gj_j2k_idwt_97_16", "gj_j2k_idwt_97_32" } };
+    gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count), GJ_ARG_BUF(dec->coefs),
                     GJ_ARG_BUF(&dec->saturated) };
 
-    return gj_dev_launch(dec->dev, "gj_j2k_idwt_lines", (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 7);
+    return gj_dev_launch(dec->dev, names[p->irreversible != 0][dec->layout.wide != 0], (size_t)p->groups,
+                         GJ_J2K_DWT_GROUP, a, 5);
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */
