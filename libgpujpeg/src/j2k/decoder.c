@@ -103,13 +103,14 @@ static size_t groups(uint64_t threads)
 /* One IDWT step in place, a work-group per row or per few adjacent columns (a kernel per filter and width). */
 static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
-    static const char *const names[2][2] = { { "gj_j2k_idwt_53_16", "gj_j2k_idwt_53_32" },
-                                              { "gj_j2k_idwt_97_16", "gj_j2k_idwt_97_32" } };
+    static const char *const names[2][2][2] = {
+        { { "gj_j2k_idwt_53_16", "gj_j2k_idwt_53_32" }, { "gj_j2k_idwt_97_16", "gj_j2k_idwt_97_32" } },
+        { { "gj_j2k_idwt_long_53_16", "gj_j2k_idwt_long_53_32" }, { "gj_j2k_idwt_long_97_16", "gj_j2k_idwt_long_97_32" } } };
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count), GJ_ARG_BUF(dec->coefs),
                     GJ_ARG_BUF(&dec->saturated) };
 
-    return gj_dev_launch(dec->dev, names[p->irreversible != 0][dec->layout.wide != 0], (size_t)p->groups,
-                         GJ_J2K_DWT_GROUP, a, 5);
+    return gj_dev_launch(dec->dev, names[p->long_lines][p->irreversible != 0][dec->layout.wide != 0],
+                         (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 5);
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */

@@ -216,7 +216,7 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
 {
     const j2k_resolution *res = &tc->res[r], *low = &tc->res[r - 1];
     gj_j2k_dwt_job *j;
-    int ret;
+    int ret, long_lines;
 
     if (res->x1 == res->x0 || res->y1 == res->y0)
         return 0;
@@ -232,8 +232,12 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->low_count = (gj_u32)(vertical ? low->y1 - low->y0 : low->x1 - low->x0);
     j->parity = (gj_u32)((vertical ? res->y0 : res->x0) & 1);
     j->vertical = (gj_u32)vertical;
-    /* Lines share a work-group as far as its local memory holds them. */
-    j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES, GJ_J2K_DWT_LINE / (vertical ? j->height : j->width)));
+    /* Lines share a work-group as far as its local memory holds them; long columns
+     * take the pass to the kernels that hold more (j2k_params.h). */
+    long_lines = vertical && j->height > GJ_J2K_DWT_LINE / 4;
+    j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES, (long_lines ? GJ_J2K_DWT_LONG_LINE : GJ_J2K_DWT_LINE) /
+                                                   (vertical ? j->height : j->width)));
+    pass->long_lines |= long_lines;
     j->shift_in = shift_in;
     j->shift_out = shift_out;
     pass->threads += (uint64_t)j->width * j->height;

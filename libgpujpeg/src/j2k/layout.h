@@ -20,6 +20,7 @@ typedef struct j2k_dwt_pass {
     uint32_t max_line;              /* samples of its longest line */
     int irreversible;
     int vertical;
+    int long_lines;                 /* some columns take the kernels of GJ_J2K_DWT_LONG_LINE samples */
 } j2k_dwt_pass;
 
 /*

@@ -253,7 +253,8 @@ GJ_FUNC void gj_j2k_dwt_store(GJ_GLOBAL gj_i32 *buf, gj_u32 at, gj_i32 v, gj_i32
  * lines only join the barriers.
  */
 GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u32 irreversible,
-                               GJ_GLOBAL gj_i32 *buf, gj_u32 wide, GJ_GLOBAL gj_u32 *saturated, GJ_LOCAL gj_i32 *line)
+                               GJ_GLOBAL gj_i32 *buf, gj_u32 wide, GJ_GLOBAL gj_u32 *saturated, GJ_LOCAL gj_i32 *line,
+                               gj_u32 capacity)
 {
     gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), along, apart, across, lines, low;
     gj_u32 parity, n, c, r0, rows, local_along, first_at;
@@ -272,7 +273,7 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
     parity = j->parity;
     shift_in = (gj_i32)j->shift_in;
     shift_out = (gj_i32)j->shift_out;
-    if (n * lines > GJ_J2K_DWT_LINE)
+    if (n * lines > capacity)
         return;     /* the host takes the two-buffer kernels for such lines */
     rows = size / lines;
     c = j->vertical ? lid % lines : lid / rows;
@@ -318,20 +319,25 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
  * sample tests them. The horizontal steps are bound by their instructions: on an
  * H200 this and the lifting's inside loop took a quarter of them away (4K 9/7
  * finest level 167 -> 138 us). The vertical ones, a few columns a work-group, are
- * bound by their memory transactions instead.
+ * bound by their memory transactions instead: those of long columns take the
+ * kernels of GJ_J2K_DWT_LONG_LINE samples.
  */
-#define GJ_J2K_IDWT_LINES(name, irreversible, wide)                                                              \
+#define GJ_J2K_IDWT_LINES(name, irreversible, wide, capacity)                                                    \
     GJ_KERNEL name(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, GJ_GLOBAL gj_i32 *buf,       \
                    GJ_GLOBAL gj_u32 *saturated)                                                                   \
     {                                                                                                            \
-        GJ_LOCAL_DECL gj_i32 line[GJ_J2K_DWT_LINE];                                                              \
+        GJ_LOCAL_DECL gj_i32 line[capacity];                                                                     \
                                                                                                                  \
-        gj_j2k_idwt_lines(jobs, first, count, irreversible, buf, wide, saturated, line);                         \
+        gj_j2k_idwt_lines(jobs, first, count, irreversible, buf, wide, saturated, line, capacity);               \
     }
 
-GJ_J2K_IDWT_LINES(gj_j2k_idwt_53_16, 0, 0)
-GJ_J2K_IDWT_LINES(gj_j2k_idwt_53_32, 0, 1)
-GJ_J2K_IDWT_LINES(gj_j2k_idwt_97_16, 1, 0)
-GJ_J2K_IDWT_LINES(gj_j2k_idwt_97_32, 1, 1)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_53_16, 0, 0, GJ_J2K_DWT_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_53_32, 0, 1, GJ_J2K_DWT_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_97_16, 1, 0, GJ_J2K_DWT_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_97_32, 1, 1, GJ_J2K_DWT_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_53_16, 0, 0, GJ_J2K_DWT_LONG_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_53_32, 0, 1, GJ_J2K_DWT_LONG_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_97_16, 1, 0, GJ_J2K_DWT_LONG_LINE)
+GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_97_32, 1, 1, GJ_J2K_DWT_LONG_LINE)
 
 #endif /* GJ_KERNELS_J2K_DWT_H */

@@ -98,6 +98,15 @@ typedef struct gj_j2k_dwt_job {
 #define GJ_J2K_DWT_LINE 8192
 #define GJ_J2K_DWT_GROUP 256
 #define GJ_J2K_DWT_LINES 32
+/*
+ * Vertical steps of columns longer than GJ_J2K_DWT_LINE / 4 take kernels that hold
+ * more (48,000 bytes, within the 48 KiB a work-group may declare): columns of 2160
+ * samples go five to a work-group, not three. Their warps read sectors of which
+ * they use a few bytes a column, and the sectors' count sets their time (an H200:
+ * 4K 9/7 finest level 245 -> 210 us). Shorter columns keep the smaller kernels,
+ * whose work-groups an SM holds more of (1024 rows were slower in the large ones).
+ */
+#define GJ_J2K_DWT_LONG_LINE 12000
 
 /* One tile's component planes for the output stage (j2k_output.h). */
 #define GJ_J2K_MAX_OUT_COMPS 4
