@@ -61,6 +61,8 @@ fi
 "$tools/make_image" --gray --seed 2 gradient 129 77 "$out/gradient.pgm"
 # Rows longer than the in-place IDWT's local memory holds (GJ_J2K_DWT_LINE).
 "$tools/make_image" --gray --seed 5 gradient 8200 9 "$out/wide.pgm"
+# Columns longer than GJ_J2K_DWT_LINE / 4, which take the IDWT's long-column kernels.
+"$tools/make_image" --gray --seed 6 noise 24 2101 "$out/tall.pgm"
 
 # stream KIND NAME INPUT [opj_compress options]: NAME.j2k and its reference.
 stream() {
@@ -86,6 +88,8 @@ stream lossless noise noise.ppm
 stream lossless levels0 photo.ppm -n 1
 stream lossless levels1 photo.ppm -n 2
 stream lossless wide wide.pgm -n 2
+stream lossless tall tall.pgm -n 2
+stream lossless tall_offset tall.pgm -d 0,1 -n 3
 stream lossless tiles photo.ppm -t 64,48 -n 4
 stream lossless tiles_offset noise.ppm -d 13,7 -t 20,20 -T 3,5 -n 2
 stream lossless precincts photo.ppm -c [64,64],[32,32],[16,16]
@@ -121,6 +125,7 @@ echo lossless_palette_jp2 >> "$tests"
 stream lossy rgb photo.ppm -I -r 20
 stream lossy gray gray.pgm -I -r 10
 stream lossy wide wide.pgm -I -r 10 -n 2
+stream lossy tall tall.pgm -I -r 10 -d 0,3 -n 2
 stream lossy quality photo.ppm -I -q 35
 stream lossy tiles photo.ppm -I -t 64,64 -n 4 -r 30
 stream lossy modes photo.ppm -I -M 63 -r 20
