@@ -52,12 +52,15 @@ static void check_layout(const j2k_layout *l)
 
         REQUIRE((uint64_t)pass->first + pass->count <= l->nb_jobs);
         REQUIRE(!l->dwt_in_place || pass->max_line <= GJ_J2K_DWT_LINE);
+        REQUIRE(!pass->long_lines || pass->vertical);
         for (uint32_t k = 0; k < pass->count; k++) {
             const gj_j2k_dwt_job *j = &l->jobs[pass->first + k];
 
             REQUIRE(j->thread_first == threads);
             REQUIRE(j->group_first == groups);
-            REQUIRE(j->lines >= 1 && (!l->dwt_in_place || (uint64_t)j->lines * (j->vertical ? j->height : j->width) <= GJ_J2K_DWT_LINE));
+            /* Its lines fit the local array of the kernel its pass takes (j2k_dwt.h) */
+            REQUIRE(j->lines >= 1 && (!l->dwt_in_place || (uint64_t)j->lines * (j->vertical ? j->height : j->width) <=
+                                                              (pass->long_lines ? GJ_J2K_DWT_LONG_LINE : GJ_J2K_DWT_LINE)));
             REQUIRE((j->vertical ? j->height : j->width) <= pass->max_line);
             REQUIRE(j->width <= j->stride);
             REQUIRE(inside(j->offset, j->stride, j->width, j->height, l->coef_count));
