@@ -42,6 +42,8 @@ int j2k_t1_merge_begin(j2k_t1_merge *m, j2k_t1_part *parts, int n)
 /* Passes beyond what a code-block holds (3 per bit-plane) come from hostile streams
  * only: they share the last keys, which keeps the counting sort's table small. */
 #define J2K_T1_KEY_PASSES 255u
+/* The largest key below (bytes under 2^25: 100 of a pass count's keys) fits t1_part.keys. */
+_Static_assert(J2K_T1_KEY_PASSES * J2K_T1_BYTE_KEYS + J2K_T1_BYTE_KEYS - 1 <= 0xFFFF, "work keys fit 16 bits");
 
 static unsigned key_passes(const gj_j2k_cblk *cb)
 {

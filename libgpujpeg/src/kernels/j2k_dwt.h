@@ -203,13 +203,10 @@ GJ_FUNC void gj_j2k_lift_lines(GJ_LOCAL gj_i32 *line, gj_u32 lift, gj_u32 along,
     /* Samples whose neighbours both lie in the line: from -before up to `inner` */
     gj_i32 inner = gj_min(count, other - 1 - before), m = (gj_i32)r0;
 
-    /* The first sample of a line whose first neighbour lies before it: mirrored
-     * onto the second (only m 0 has m + before < 0) */
+    /* The first sample, where its first neighbour lies before the line (m 0 with
+     * before -1): mirrored onto the second, the other kind's first */
     if (m < count && m + before < 0) {
-        gj_i32 r = gj_min(m + before + 1, other - 1);
-
-        self[(gj_u32)m * along] = gj_j2k_lifted(lift, self[(gj_u32)m * along], from[(gj_u32)r * along],
-                                               from[(gj_u32)r * along]);
+        self[0] = gj_j2k_lifted(lift, self[0], from[0], from[0]);
         m += (gj_i32)rows;
     }
     if (m < inner) {
