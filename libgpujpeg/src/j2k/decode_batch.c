@@ -137,6 +137,9 @@ typedef struct batch {
     int *results;
     wave waves[GJ_J2K_LANE_SETS];  /* by set */
     wave *parsing;              /* the wave host_work parses */
+    wave *finishing;            /* the wave finish_work finishes, */
+    int finishing_t1;           /* its T1 launch's result */
+    int finished[GJ_J2K_MAX_LANES];
     j2k_t1_merge merge;         /* the join of its tables (count_work, fill_work) */
     uint8_t *staging;
     int counted[GJ_J2K_MAX_LANES];
@@ -334,9 +337,29 @@ static void queue_wave_rest(batch *b, wave *w)
             lane->coefs = &w->views[k];
         if ((ret = j2k_decode_tables(lane, w->targets[k])) < 0 ||
             (w->merged[k] && lane->dev != t1_dev && (ret = lane->dev->ops->wait_for(lane->dev, t1_dev)) < 0) ||
-            (ret = j2k_decode_kernels(lane, &b->outs[i], w->targets[k], w->merged[k])) < 0)
+            (ret = j2k_decode_kernels(lane, w->targets[k], w->merged[k])) < 0)
             b->results[i] = ret;
     }
+}
+
+/*
+ * Lane k of the wave being finished copies its picture into a host frame from its
+ * staging picture, and waits for its queue (the copy too: OpenCL's is queued). The
+ * copy comes here, not after the lane's kernels were queued: a copy into pageable
+ * memory holds the host until the kernels before it ran (CUDA), and the host would
+ * not parse the next waves meanwhile.
+ */
+static void finish_work(void *opaque, int k)
+{
+    batch *b = opaque;
+    wave *w = b->finishing;
+    gj_j2k_decoder *lane = lane_of(b, w, k);
+    int i = w->first + k, ret = 0, done;
+
+    if (b->results[i] >= 0 && (!w->merged[k] || b->finishing_t1 >= 0))
+        ret = j2k_decode_download(lane, &b->outs[i], w->targets[k]);
+    done = lane->dev->ops->finish(lane->dev);
+    b->finished[k] = ret < 0 ? ret : done;
 }
 
 /*
@@ -353,10 +376,19 @@ static void finish_wave(batch *b, wave *w)
         return;
     t1_dev = wave_dev(b->dec, w->slot);
     t1 = w->t1_waited ? w->t1_result : t1_dev->ops->finish(t1_dev);
+    b->finishing = w;
+    b->finishing_t1 = t1;
+    /* Lanes of queues of their own copy side by side (host frames: each copy holds its
+     * thread); a CPU device's lanes share its one queue. */
+    if (lane_of(b, w, 0)->dev != b->dec->dev)
+        gj_thread_pool_run(b->dec->pool, finish_work, b, w->count);
+    else
+        for (int k = 0; k < w->count; k++)
+            finish_work(b, k);
 
     for (int k = 0; k < w->count; k++) {
         gj_j2k_decoder *lane = lane_of(b, w, k);
-        int i = w->first + k, ret = lane->dev->ops->finish(lane->dev);
+        int i = w->first + k, ret = b->finished[k];
 
         if (w->merged[k])
             t1_dev->ops->view_release(t1_dev, &w->views[k]);
@@ -380,7 +412,8 @@ static void finish_wave(batch *b, wave *w)
 static void decode_waves(batch *b, int n)
 {
     gj_j2k_decoder *dec = b->dec;
-    int i = 0;
+    int i = 0, fw = getenv("GJ_FIRST_WAVE") ? atoi(getenv("GJ_FIRST_WAVE")) : 0;
+    int lw = getenv("GJ_LAST_WAVE") ? atoi(getenv("GJ_LAST_WAVE")) : 0;
 
     for (int s = 0; s < GJ_J2K_LANE_SETS; s++)
         b->waves[s].count = 0;
@@ -393,6 +426,11 @@ static void decode_waves(batch *b, int n)
         w->slot = i % GJ_J2K_WAVE_SLOTS;
         w->first = first;
         w->count = n - first < dec->lanes_wanted ? n - first : dec->lanes_wanted;
+        if (i == 0 && fw > 0 && fw < w->count)
+            w->count = fw;
+        /* SCRATCH: leave at most lw for the last wave when the rest would fill one and a bit */
+        if (lw > 0 && n - first - w->count > 0 && n - first - w->count < lw && n - first > w->count)
+            w->count = n - first - lw;
         w->t1_waited = 0;
         first += w->count;
         b->parsing = w;

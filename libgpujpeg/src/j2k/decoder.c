@@ -303,7 +303,7 @@ static int run_planar_output(gj_j2k_decoder *dec, gj_frame *target)
     return 0;
 }
 
-static int run_output(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target)
+static int run_output(gj_j2k_decoder *dec, gj_frame *target)
 {
     j2k_layout *l = &dec->layout;
     int ret;
@@ -311,8 +311,6 @@ static int run_output(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target)
     if ((l->planar && (ret = run_planar_output(dec, target)) < 0) ||
         (j2k_layout_interleaved(l) && (ret = run_packed_output(dec, target)) < 0))
         return ret;
-    if (target != out)
-        return gj_staging_download(dec->dev, target, out, l->out_width, l->out_height);
     return 0;
 }
 
@@ -403,13 +401,20 @@ int j2k_decode_host(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fr
     return prepare_target(dec, out, target);
 }
 
-int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int t1_done)
+int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *target, int t1_done)
 {
     int ret;
 
     if ((!t1_done && (ret = run_t1(dec, target)) < 0) || (ret = run_idwt(dec)) < 0)
         return ret;
-    return run_output(dec, out, target);
+    return run_output(dec, target);
+}
+
+int j2k_decode_download(gj_j2k_decoder *dec, gj_frame *out, const gj_frame *target)
+{
+    if (target == out)
+        return 0;
+    return gj_staging_download(dec->dev, target, out, dec->layout.out_width, dec->layout.out_height);
 }
 
 int j2k_decode_saturated(const gj_j2k_decoder *dec)
@@ -431,7 +436,8 @@ static int decode_frame(gj_j2k_decoder *dec, const uint8_t *data, size_t size, v
     int ret, truncated;
 
     if ((ret = j2k_decode_host(dec, data, size, out, &target, &truncated)) < 0 ||
-        (ret = j2k_decode_tables(dec, target)) < 0 || (ret = j2k_decode_kernels(dec, out, target, 0)) < 0)
+        (ret = j2k_decode_tables(dec, target)) < 0 || (ret = j2k_decode_kernels(dec, target, 0)) < 0 ||
+        (ret = j2k_decode_download(dec, out, target)) < 0)
         return ret;
     if (truncated)
         out->decode_error_flags = 1;

@@ -70,10 +70,13 @@ int j2k_decode_host(gj_j2k_decoder *dec, const uint8_t *data, size_t size, gj_fr
  * The device's half, queued: the IDWT's and output's tables first (an upload from
  * pageable memory waits for the queue's earlier work on CUDA: a lane uploads them
  * before its queue waits for its batch's T1), then T1 into dec->coef unless t1_done
- * (the coefficients are in *dec->coefs then), the IDWT and the output.
+ * (the coefficients are in *dec->coefs then), the IDWT and the output into target;
+ * last the picture into out where target is the staging picture (host frames: the
+ * copy waits for the kernels, so a batch makes it once the wave's lanes are done).
  */
 int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target);
-int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *out, gj_frame *target, int t1_done);
+int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *target, int t1_done);
+int j2k_decode_download(gj_j2k_decoder *dec, gj_frame *out, const gj_frame *target);
 /*
  * After a decode finished: whether its optimistic 9/7 fractions (j2k/coef_range.h)
  * saturated a 16-bit store of the IDWT (logged, verbose); then the picture must be
