@@ -106,27 +106,26 @@ static int decode_opencl(void *logctx, GJDecodeContext *c, const uint8_t *data,
 }
 #endif
 
-int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
-                            size_t size, AVFrame *frame)
+/* The frame's planes as the decoder's output, where the decoder's device can write them. */
+static int gj_output(void *logctx, const GJDecodeContext *c, const AVFrame *frame, gj_frame *out)
 {
-    gj_frame out;
     int ret;
 
-    if ((ret = gj_frame_from_av(&out, frame)) < 0) {
+    if ((ret = gj_frame_from_av(out, frame)) < 0) {
         av_log(logctx, AV_LOG_ERROR, "libgpujpeg cannot write %s frames\n",
                av_get_pix_fmt_name(frame->format));
         return ret;
     }
-    if (out.memory != GJ_MEMORY_HOST && out.memory != gj_device_memory(c->dev)) {
+    if (out->memory != GJ_MEMORY_HOST && out->memory != gj_device_memory(c->dev)) {
         av_log(logctx, AV_LOG_ERROR, "the hardware frames do not belong to the decoding device\n");
         return AVERROR(EINVAL);
     }
-#if CONFIG_OPENCL
-    if (out.memory == GJ_MEMORY_OPENCL)
-        ret = decode_opencl(logctx, c, data, size, &out, frame);
-    else
-#endif
-        ret = decode_picture(c, data, size, &out);
+    return 0;
+}
+
+/* A decode's result for its frame: the error logged, or what the picture says of itself. */
+static int decoded(void *logctx, const GJDecodeContext *c, int ret, const gj_frame *out, AVFrame *frame)
+{
     if (ret < 0) {
         av_log(logctx, AV_LOG_ERROR, "%s decoding failed: %s\n", c->j2k ? "JPEG 2000" : "JPEG",
                gj_strerror(ret));
@@ -134,8 +133,56 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
     }
     if (!c->j2k)
         frame->color_range = AVCOL_RANGE_JPEG;
-    if (out.decode_error_flags)
+    if (out->decode_error_flags)
         frame->decode_error_flags |= FF_DECODE_ERROR_CONCEALMENT_ACTIVE;
+    return 0;
+}
+
+int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                            size_t size, AVFrame *frame)
+{
+    gj_frame out;
+    int ret;
+
+    if ((ret = gj_output(logctx, c, frame, &out)) < 0)
+        return ret;
+#if CONFIG_OPENCL
+    if (out.memory == GJ_MEMORY_OPENCL)
+        ret = decode_opencl(logctx, c, data, size, &out, frame);
+    else
+#endif
+        ret = decode_picture(c, data, size, &out);
+    return decoded(logctx, c, ret, &out, frame);
+}
+
+int ff_gpujpeg_decode_j2k_batch(void *logctx, GJDecodeContext *c, AVPacket *const *pkts,
+                                AVFrame *const *frames, int n, int *results)
+{
+    const uint8_t *data[FF_GPUJPEG_BATCH_MAX];
+    size_t sizes[FF_GPUJPEG_BATCH_MAX];
+    gj_frame outs[FF_GPUJPEG_BATCH_MAX];
+    int ret, failed = 0;
+
+    if (!c->j2k || n < 1 || n > FF_GPUJPEG_BATCH_MAX)
+        return AVERROR_BUG;
+    for (int i = 0; i < n; i++) {
+        if ((ret = gj_output(logctx, c, frames[i], &outs[i])) < 0)
+            return ret;
+        /* OpenCL images are written through the one staging buffer, a picture at a time */
+        if (outs[i].memory == GJ_MEMORY_OPENCL)
+            return AVERROR(ENOSYS);
+        data[i]    = pkts[i]->data;
+        sizes[i]   = pkts[i]->size;
+        results[i] = 0;
+    }
+    ret = gj_j2k_decode_batch(c->j2k, data, sizes, n, outs, results);
+    for (int i = 0; i < n; i++)
+        failed |= results[i] < 0;
+    /* a failure before any picture (the arguments): every picture's */
+    for (int i = 0; i < n && ret < 0 && !failed; i++)
+        results[i] = ret;
+    for (int i = 0; i < n; i++)
+        results[i] = decoded(logctx, c, results[i], &outs[i], frames[i]);
     return 0;
 }
 

@@ -52,6 +52,19 @@ int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
 int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
                             size_t size, AVFrame *frame);
 
+/** The most JPEG 2000 pictures ff_gpujpeg_decode_j2k_batch() decodes at once. */
+#define FF_GPUJPEG_BATCH_MAX 64
+
+/**
+ * Decodes n JPEG 2000 packets together (gj_j2k_decode_batch: their host work side
+ * by side, one T1 launch a wave) into frames, software or CUDA planes allocated in
+ * their format; results[i] is frames[i]'s outcome as ff_gpujpeg_decode_frame()'s.
+ * Returns 0, or an error for them all before any decode (AVERROR(ENOSYS): OpenCL
+ * frames, which ff_gpujpeg_decode_frame() writes a picture at a time).
+ */
+int ff_gpujpeg_decode_j2k_batch(void *logctx, GJDecodeContext *c, AVPacket *const *pkts,
+                                AVFrame *const *frames, int n, int *results);
+
 /** The software format libgpujpeg writes for an AVFrame/hw frames pool:
  *  the yuvj formats as their yuv twins (hwcontexts know only those). */
 enum AVPixelFormat ff_gpujpeg_hw_sw_format(enum AVPixelFormat native);

@@ -6,7 +6,8 @@
  * yuvj422p, gray, gbrp ...; jpeg2000: rgb24, rgb48le, yuv420p, gray16le, xyz12le
  * for digital cinema ...), or CUDA / OpenCL hardware frames decoded in place
  * when the caller sets a hardware device or frames context and the device's
- * frames can hold the format.
+ * frames can hold the format. jpeg2000_gpujpeg decodes its packets in batches
+ * (receive_frame: a batch's worth of delay).
  */
 
 #include "config.h"
@@ -23,6 +24,14 @@
 #include "hwconfig.h"
 #include "libgpujpeg.h"
 
+/* A JPEG 2000 packet taken for a batch, and what its picture decodes to. */
+typedef struct GJQueued {
+    AVPacket       *pkt;
+    int             probed;         ///< probe_j2k()'s result: < 0, the packet's frame is that error
+    int             width, height;
+    enum AVPixelFormat sw;
+} GJQueued;
+
 typedef struct GJDecoderContext {
     const AVClass  *class;
     GJDecodeContext gj;
@@ -31,9 +40,19 @@ typedef struct GJDecoderContext {
     int             width, height;  ///< of the negotiated output
     enum AVPixelFormat sw_format;   ///< of the negotiated output
 
+    /* jpeg2000: the batch's packets, then at most one that starts the next (another
+     * format, or no picture); the decoded batch's frames, handed out in order */
+    GJQueued        queue[FF_GPUJPEG_BATCH_MAX + 1];
+    int             nb_queued;
+    AVFrame        *frames[FF_GPUJPEG_BATCH_MAX];
+    int             results[FF_GPUJPEG_BATCH_MAX];
+    int             nb_frames, next_frame;
+    int             eof;            ///< the last packet was taken
+
     /* options */
     char           *device;
     enum AVPixelFormat output_format;
+    int             batch;
 } GJDecoderContext;
 
 static enum AVPixelFormat hw_format(AVCodecContext *avctx)
@@ -187,21 +206,19 @@ static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
     return 0;
 }
 
-static int gpujpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame,
-                          AVPacket *pkt)
+/* mjpeg_gpujpeg: a packet at a time (CUDA frames are decoded asynchronously: libgpujpeg.c) */
+static int mjpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame, AVPacket *pkt)
 {
     GJDecoderContext *ctx = avctx->priv_data;
     enum AVPixelFormat sw;
-    int ret, w, h, j2k = avctx->codec_id == AV_CODEC_ID_JPEG2000;
+    int ret, w, h;
 
-    if ((ret = j2k ? probe_j2k(avctx, pkt, &w, &h, &sw) : probe_jpeg(avctx, pkt, &w, &h, &sw)) < 0)
+    if ((ret = probe_jpeg(avctx, pkt, &w, &h, &sw)) < 0)
         return ret;
-    if ((!ctx->gj.dec && !ctx->gj.j2k) || w != ctx->width || h != ctx->height || sw != ctx->sw_format) {
+    if (!ctx->gj.dec || w != ctx->width || h != ctx->height || sw != ctx->sw_format) {
         if ((ret = negotiate(avctx, w, h, sw)) < 0)
             return ret;
     }
-    if (j2k && (ret = gj_j2k_decoder_set_reduce(ctx->gj.j2k, avctx->lowres)) < 0)
-        return ff_gpujpeg_error(avctx, ret, "lowres");
     if ((ret = ff_get_buffer(avctx, frame, 0)) < 0)
         return ret;
     if ((ret = ff_gpujpeg_decode_frame(avctx, &ctx->gj, pkt->data, pkt->size, frame)) < 0)
@@ -210,6 +227,144 @@ static int gpujpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame,
     frame->flags    |= AV_FRAME_FLAG_KEY;
     *got_frame = 1;
     return pkt->size;
+}
+
+/*
+ * jpeg2000_gpujpeg takes `batch` packets (auto: 16, or 1 with threads=1, the
+ * usual way to ask a decoder for no delay) and decodes them together: their host
+ * work side by side on the lanes' threads, their T1 in one launch a wave, several
+ * times one picture's throughput. Each frame comes with its own packet's
+ * properties; a packet whose picture differs in size or format, or that is not
+ * JPEG 2000, ends the batch before it. OpenCL frames go a picture at a time.
+ */
+static int batch_size(AVCodecContext *avctx)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+
+    if (ctx->batch > 0)
+        return ctx->batch;
+    return avctx->thread_count == 1 ? 1 : 16;
+}
+
+/* Takes the next packet into the queue and probes it; 0, or EAGAIN/EOF/an error from the caller. */
+static int take_packet(AVCodecContext *avctx)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+    GJQueued *q = &ctx->queue[ctx->nb_queued];
+    int ret;
+
+    if ((ret = ff_decode_get_packet(avctx, q->pkt)) < 0)
+        return ret;
+    q->probed = probe_j2k(avctx, q->pkt, &q->width, &q->height, &q->sw);
+    ctx->nb_queued++;
+    return 0;
+}
+
+/* Whether queued packet i belongs to the batch that starts at packet 0. */
+static int same_batch(const GJDecoderContext *ctx, int i)
+{
+    const GJQueued *a = &ctx->queue[0], *b = &ctx->queue[i];
+
+    return a->probed >= 0 && b->probed >= 0 && a->width == b->width && a->height == b->height &&
+           a->sw == b->sw;
+}
+
+/* Decodes the first n queued packets (of one format) into ctx->frames. */
+static int decode_batch(AVCodecContext *avctx, int n)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+    AVPacket *pkts[FF_GPUJPEG_BATCH_MAX];
+    GJQueued *q = &ctx->queue[0];
+    int ret;
+
+    if (q->width != ctx->width || q->height != ctx->height || q->sw != ctx->sw_format || !ctx->gj.j2k) {
+        if ((ret = negotiate(avctx, q->width, q->height, q->sw)) < 0)
+            return ret;
+    }
+    if ((ret = gj_j2k_decoder_set_reduce(ctx->gj.j2k, avctx->lowres)) < 0)
+        return ff_gpujpeg_error(avctx, ret, "lowres");
+    for (int i = 0; i < n; i++) {
+        pkts[i] = ctx->queue[i].pkt;
+        if ((ret = ff_get_buffer(avctx, ctx->frames[i], 0)) < 0 ||
+            (ret = ff_decode_frame_props_from_pkt(avctx, ctx->frames[i], pkts[i])) < 0)
+            return ret;
+        ctx->frames[i]->pict_type = AV_PICTURE_TYPE_I;
+        ctx->frames[i]->flags    |= AV_FRAME_FLAG_KEY;
+    }
+    ret = n > 1 ? ff_gpujpeg_decode_j2k_batch(avctx, &ctx->gj, pkts, ctx->frames, n, ctx->results)
+                : AVERROR(ENOSYS);
+    for (int i = 0; i < n && ret == AVERROR(ENOSYS); i++)
+        ctx->results[i] = ff_gpujpeg_decode_frame(avctx, &ctx->gj, pkts[i]->data, pkts[i]->size,
+                                                  ctx->frames[i]);
+    return ret == AVERROR(ENOSYS) ? 0 : ret;
+}
+
+/* Drops the first n queued packets (their AVPackets go to the end, for reuse). */
+static void dequeue(GJDecoderContext *ctx, int n)
+{
+    GJQueued done[FF_GPUJPEG_BATCH_MAX + 1];
+    int left = ctx->nb_queued - n;
+
+    for (int i = 0; i < n; i++)
+        av_packet_unref(ctx->queue[i].pkt);
+    memcpy(done, ctx->queue, n * sizeof(*done));
+    memmove(ctx->queue, ctx->queue + n, left * sizeof(*done));
+    memcpy(ctx->queue + left, done, n * sizeof(*done));
+    ctx->nb_queued = left;
+}
+
+static int j2k_receive_frame(AVCodecContext *avctx, AVFrame *frame)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+    int ret, n;
+
+    while (ctx->next_frame == ctx->nb_frames) {
+        ctx->nb_frames = ctx->next_frame = 0;
+        /* a batch ends at its size, at the end, or before a packet that cannot join it */
+        for (n = 0; n < ctx->nb_queued && n < batch_size(avctx) && same_batch(ctx, n); n++)
+            ;
+        while (!ctx->eof && n == ctx->nb_queued && n < batch_size(avctx)) {
+            ret = take_packet(avctx);
+            if (ret == AVERROR_EOF)
+                ctx->eof = 1;
+            else if (ret < 0)
+                return ret;     /* AVERROR(EAGAIN): the batch waits for more packets */
+            else if (same_batch(ctx, n))
+                n++;
+        }
+        if (!ctx->nb_queued)
+            return AVERROR_EOF;
+        if (!n) {
+            /* a packet without a picture: its error, in its turn */
+            ret = ctx->queue[0].probed;
+            dequeue(ctx, 1);
+            return ret;
+        }
+        ret = decode_batch(avctx, n);
+        dequeue(ctx, n);
+        if (ret < 0) {
+            for (int i = 0; i < n; i++)
+                av_frame_unref(ctx->frames[i]);
+            return ret;
+        }
+        ctx->nb_frames = n;
+    }
+    ret = ctx->results[ctx->next_frame];
+    if (ret >= 0)
+        av_frame_move_ref(frame, ctx->frames[ctx->next_frame]);
+    av_frame_unref(ctx->frames[ctx->next_frame++]);
+    return ret;
+}
+
+static void j2k_flush(AVCodecContext *avctx)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+
+    dequeue(ctx, ctx->nb_queued);
+    for (int i = 0; i < FF_GPUJPEG_BATCH_MAX; i++)
+        av_frame_unref(ctx->frames[i]);
+    ctx->nb_frames = ctx->next_frame = 0;
+    ctx->eof = 0;
 }
 
 static av_cold int gpujpeg_init(AVCodecContext *avctx)
@@ -222,8 +377,16 @@ static av_cold int gpujpeg_init(AVCodecContext *avctx)
 
     ff_gpujpeg_log_init();
     ctx->sw_format = AV_PIX_FMT_NONE;
-    if (avctx->codec_id == AV_CODEC_ID_JPEG2000)
-        return 0;       /* the native format only */
+    if (avctx->codec_id == AV_CODEC_ID_JPEG2000) {
+        /* the native format only; the batches' packets and frames */
+        for (i = 0; i < FF_ARRAY_ELEMS(ctx->queue); i++)
+            if (!(ctx->queue[i].pkt = av_packet_alloc()))
+                return AVERROR(ENOMEM);
+        for (i = 0; i < FF_ARRAY_ELEMS(ctx->frames); i++)
+            if (!(ctx->frames[i] = av_frame_alloc()))
+                return AVERROR(ENOMEM);
+        return 0;
+    }
     for (i = 0; i < FF_ARRAY_ELEMS(outputs); i++)
         if (ctx->output_format == outputs[i])
             return 0;
@@ -237,6 +400,10 @@ static av_cold int gpujpeg_close(AVCodecContext *avctx)
 {
     GJDecoderContext *ctx = avctx->priv_data;
 
+    for (int i = 0; i < FF_ARRAY_ELEMS(ctx->queue); i++)
+        av_packet_free(&ctx->queue[i].pkt);
+    for (int i = 0; i < FF_ARRAY_ELEMS(ctx->frames); i++)
+        av_frame_free(&ctx->frames[i]);
     ff_gpujpeg_close(&ctx->gj);
     return 0;
 }
@@ -257,6 +424,9 @@ static const AVOption mjpeg_options[] = {
 
 static const AVOption j2k_options[] = {
     DEVICE_OPTION,
+    { "batch",         "pictures decoded together: more throughput, as many frames of delay "
+                       "(0: 16, or 1 with threads=1)",
+                       OFFSET(batch),         AV_OPT_TYPE_INT,       { .i64 = 0 }, 0, FF_GPUJPEG_BATCH_MAX, VD },
     { NULL },
 };
 
@@ -309,7 +479,7 @@ const FFCodec ff_mjpeg_gpujpeg_decoder = {
     .priv_data_size = sizeof(GJDecoderContext),
     .init           = gpujpeg_init,
     .close          = gpujpeg_close,
-    FF_CODEC_DECODE_CB(gpujpeg_decode),
+    FF_CODEC_DECODE_CB(mjpeg_decode),
     .hw_configs     = gpujpeg_hw_configs,
     .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
 };
@@ -321,15 +491,18 @@ const FFCodec ff_jpeg2000_gpujpeg_decoder = {
     CODEC_LONG_NAME("JPEG 2000 (libgpujpeg, CUDA/OpenCL)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_JPEG2000,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_HARDWARE,
+    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_DELAY |
+                      AV_CODEC_CAP_OTHER_THREADS,
     .p.priv_class   = &j2k_class,
     .p.wrapper_name = "libgpujpeg",
     .p.max_lowres   = 31,
     .priv_data_size = sizeof(GJDecoderContext),
     .init           = gpujpeg_init,
     .close          = gpujpeg_close,
-    FF_CODEC_DECODE_CB(gpujpeg_decode),
+    FF_CODEC_RECEIVE_FRAME_CB(j2k_receive_frame),
+    .flush          = j2k_flush,
     .hw_configs     = gpujpeg_hw_configs,
-    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP,
+    .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP | FF_CODEC_CAP_SETS_FRAME_PROPS |
+                      FF_CODEC_CAP_AUTO_THREADS,
 };
 #endif

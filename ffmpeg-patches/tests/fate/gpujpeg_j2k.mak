@@ -1,6 +1,7 @@
 # libgpujpeg's JPEG 2000 decoder, jpeg2000_gpujpeg: software frames (j2k-*),
 # hardware frames downloaded by hwdownload (j2k-hw-*), reduced resolution
-# (j2k-lowres) and digital cinema X'Y'Z' (j2k-dci). The inputs are generated
+# (j2k-lowres), digital cinema X'Y'Z' (j2k-dci), size changes (j2k-mix) and batches
+# of pictures decoded together (j2k-batch-*). The inputs are generated
 # (gpujpeg_j2k_inputs.sh: FFmpeg's jpeg2000 encoder and opj_compress); lossless
 # references equal the native jpeg2000 decoder's, and libgpujpeg's own tests
 # hold the decoder to opj_decompress. Included by gpujpeg.mak; the device and
@@ -30,10 +31,35 @@ $(eval $(call GPUJPEG_J2K_TEST,damaged,dmg-%03d.j2k))
 FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-lowres
 fate-gpujpeg-j2k-lowres: CMD = framecrc -lowres 1 -c:v jpeg2000_gpujpeg -gpu_device $(GPUJPEG_DEVICE) -i $(GPUJPEG_J2K_INPUTS)/ff_rgb_lossless.mov
 
+# pictures that change size (the frames keep theirs: -noautoscale)
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-mix
+fate-gpujpeg-j2k-mix: CMD = framecrc -c:v jpeg2000_gpujpeg -gpu_device $(GPUJPEG_DEVICE) -i $(GPUJPEG_J2K_INPUTS)/mix-%03d.j2k -noautoscale
+
+# Batches (-batch; the tests above decode a picture at a time, FATE running -threads 1):
+# the same frames, a batch ended by the input's end (16 of 3 pictures), by a packet
+# that is not JPEG 2000 (damaged, batches of 2) and by a size change (mix, of 4).
+# NAME BATCH INPUT OTHER_OPTIONS: the reference of gpujpeg-j2k-NAME
+define GPUJPEG_J2K_BATCH_TEST
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-batch-$(1)
+fate-gpujpeg-j2k-batch-$(1): CMD = framecrc $(4) -batch $(2) -c:v jpeg2000_gpujpeg -gpu_device $$(GPUJPEG_DEVICE) -i $$(GPUJPEG_J2K_INPUTS)/$(3) $(5)
+fate-gpujpeg-j2k-batch-$(1): REF = $$(SRC_PATH)/tests/ref/fate/gpujpeg-j2k-$(1)
+endef
+
+$(eval $(call GPUJPEG_J2K_BATCH_TEST,ff_rgb_lossless,16,ff_rgb_lossless.mov))
+$(eval $(call GPUJPEG_J2K_BATCH_TEST,damaged,2,dmg-%03d.j2k))
+$(eval $(call GPUJPEG_J2K_BATCH_TEST,lowres,2,ff_rgb_lossless.mov,-lowres 1))
+$(eval $(call GPUJPEG_J2K_BATCH_TEST,mix,4,mix-%03d.j2k,,-noautoscale))
+
 # hardware frames where the device's frames hold the format (planar YUV)
 FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-hw-ff_yuv420
 fate-gpujpeg-j2k-hw-ff_yuv420: HWACCEL = $(GPUJPEG_HWACCEL)
 fate-gpujpeg-j2k-hw-ff_yuv420: CMD = framecrc -hwaccel_output_format $(GPUJPEG_HWACCEL) -c:v jpeg2000_gpujpeg -i $(GPUJPEG_J2K_INPUTS)/ff_yuv420.avi -vf hwdownload,format=yuv420p
+
+# ... in batches: into CUDA frames together; OpenCL frames take a picture at a time
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-batch-hw-ff_yuv420
+fate-gpujpeg-j2k-batch-hw-ff_yuv420: HWACCEL = $(GPUJPEG_HWACCEL)
+fate-gpujpeg-j2k-batch-hw-ff_yuv420: CMD = framecrc -hwaccel_output_format $(GPUJPEG_HWACCEL) -batch 2 -c:v jpeg2000_gpujpeg -i $(GPUJPEG_J2K_INPUTS)/ff_yuv420.avi -vf hwdownload,format=yuv420p
+fate-gpujpeg-j2k-batch-hw-ff_yuv420: REF = $(SRC_PATH)/tests/ref/fate/gpujpeg-j2k-hw-ff_yuv420
 
 FATE_GPUJPEG-$(CONFIG_JPEG2000_GPUJPEG_DECODER) += $(FATE_GPUJPEG_J2K)
 $(FATE_GPUJPEG_J2K): $(GPUJPEG_J2K_DATA)/.stamp

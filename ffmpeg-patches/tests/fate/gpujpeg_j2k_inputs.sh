@@ -3,7 +3,8 @@
 # JPEG 2000 clips of lavfi testsrc2 pictures from FFmpeg's jpeg2000 encoder in
 # MOV, AVI and MXF, codestreams and JP2 files from OpenJPEG's opj_compress
 # (libopenjp2-tools: tiles, precincts, progression orders, layers), a digital
-# cinema one (Rsiz 3: X'Y'Z') and a sequence with a truncated codestream.
+# cinema one (Rsiz 3: X'Y'Z'), a sequence with a truncated codestream and one whose
+# pictures change size.
 #
 #   gpujpeg_j2k_inputs.sh FFMPEG OUTDIR
 set -eu
@@ -56,4 +57,13 @@ cut() { size=$(wc -c < "$1"); head -c $((size * $2 / 10)) "$1" > "$tmp/cut" && m
 cut "$out/dmg-002.j2k" 4 "$out/dmg-002.j2k"
 printf '\377\117\377\121\000\002' > "$out/dmg-003.j2k"   # SOC, then a SIZ of no content
 cut "$tmp/dmg-004.jp2" 6 "$out/dmg-004.j2k"
+# Sizes that change within a sequence (80x60, 64x48, lossless): each change ends a
+# batch. testsrc2 moves slowly at these sizes: frames that differ are picked.
+ffj2k "tmp/mixa-%03d.j2k" 80x60 rgb24 4 -pred 1 -format j2k -f image2
+ffj2k "tmp/mixb-%03d.j2k" 64x48 rgb24 4 -pred 1 -format j2k -f image2
+i=1
+for f in mixa-001 mixa-003 mixb-001 mixa-004 mixb-004; do
+    mv "$tmp/$f.j2k" "$out/$(printf 'mix-%03d' $i).j2k"
+    i=$((i + 1))
+done
 rm -rf "$tmp"
