@@ -326,6 +326,11 @@ for at in 50 60 100 130 170 250 400 800 2000 $((size / 3)); do
     printf '\377' | dd of="$out/broken_flip_$at.j2k" bs=1 seek="$at" conv=notrunc 2> /dev/null
     echo "broken_flip_$at" >> "$tests"
 done
+# A libFuzzer find (fuzz_j2k_host, UBSan): a tile whose progression walks no packet,
+# whose empty list T2 sorted (qsort of a null array). Among the fuzzer's seeds in CI.
+echo '/0//UQAvAAAAAABIAAAAMAAAAAUAAAADAAAAIAAAABgAAAAAAAAAAAADB/8HB14BAYEB/1IADwECAAIBAgQEAAEiMkT/XAAKQEBISFBISFD/ZAAlAAFDcmVhdGVkIGJ5IE9wZW5KUEVHIHZlcnNpb24gMi41LjD/kAAKAAAAAAk4AAH/k4DB8gUBJ2tp59wgC349hf3/YKCgJXQc/0//UQAvAAAAAABIAAAAMAAAAAUA/ODA/5BOJ4iAx9QWDDupfvS23VinAgACAQIEBAABIjMqpAH/ghzgr9EAFtX94YBkwApE/1wACkBA+RFISI8=' |
+    base64 -d > "$out/broken_fuzz_no_packets.j2k"
+echo broken_fuzz_no_packets >> "$tests"
 # Many inputs in one run of the tool, and T1 launched during T2 (tests/j2k_check.sh).
 echo batch >> "$tests"
 echo early >> "$tests"

@@ -382,7 +382,7 @@ static int decode_volume(packet_reader *pr, const j2k_progression_volume *v)
                 for (size_t k = i; k < j && WALKING; k++)
                     ret = decode_one(pr, &list[k], l);
         }
-    } else {
+    } else if (n) {
         qsort(list, n, sizeof(*list), compare_packets);
         for (i = 0; i < n && WALKING; i++)
             for (int l = 0; l < v->layer_end && WALKING; l++)
