@@ -157,24 +157,81 @@ static int cl_staging(void *logctx, GJDecodeContext *c, size_t size)
     return 0;
 }
 
-int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f)
+/* f's planes tightly packed from offset `at`; returns the bytes they take, or 0 for no format. */
+static size_t cl_layout(gj_frame *f, size_t at)
 {
     const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
-    size_t offset = 0;
-    int p, ret;
+    size_t offset = at;
 
     if (!d || !d->nb_planes)
-        return AVERROR_BUG;
-    for (p = 0; p < d->nb_planes; p++) {
+        return 0;
+    for (int p = 0; p < d->nb_planes; p++) {
         f->linesize[p] = gj_frame_plane_width(f->format, p, f->width) *
                          (p ? 1 : d->bytes_per_pixel);
         f->offset[p] = offset;
         offset += (size_t)f->linesize[p] * gj_frame_plane_height(f->format, p, f->height);
     }
-    if ((ret = cl_staging(logctx, c, offset)) < 0)
+    return offset - at;
+}
+
+int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
+    size_t size = cl_layout(f, 0);
+    int ret;
+
+    if (!size)
+        return AVERROR_BUG;
+    if ((ret = cl_staging(logctx, c, size)) < 0)
         return ret;
-    for (p = 0; p < d->nb_planes; p++)
+    for (int p = 0; p < d->nb_planes; p++)
         f->data[p] = c->cl_staging;
+    return 0;
+}
+
+int ff_gpujpeg_cl_stage_batch(void *logctx, GJDecodeContext *c, gj_frame *fs, int n, void **subs,
+                              gj_frame *views)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(fs[0].format);
+    cl_device_id dev;
+    cl_uint align_bits = 0;
+    size_t at = 0, origins[64], sizes[64], align;
+    cl_int err;
+    int ret;
+
+    if (!d || n > FF_ARRAY_ELEMS(origins))
+        return AVERROR_BUG;
+    err = clGetCommandQueueInfo(c->cl_queue, CL_QUEUE_DEVICE, sizeof(dev), &dev, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits, NULL);
+    align = err == CL_SUCCESS && align_bits >= 8 ? align_bits / 8 : 4096;
+    for (int i = 0; i < n; i++) {
+        at = (at + align - 1) / align * align;
+        origins[i] = at;
+        if (!(sizes[i] = cl_layout(&fs[i], 0)))
+            return AVERROR_BUG;
+        at += sizes[i];
+    }
+    if ((ret = cl_staging(logctx, c, at)) < 0)
+        return ret;
+    for (int i = 0; i < n; i++) {
+        cl_buffer_region region = { origins[i], sizes[i] };
+
+        subs[i] = clCreateSubBuffer(c->cl_staging, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                                    &region, &err);
+        if (err != CL_SUCCESS) {
+            av_log(logctx, AV_LOG_ERROR, "cannot make a sub-buffer of the OpenCL staging buffer: error %d\n", err);
+            for (int k = 0; k < i; k++)
+                clReleaseMemObject(subs[k]);
+            return AVERROR_EXTERNAL;
+        }
+        views[i] = fs[i];
+        cl_layout(&views[i], origins[i]);
+        for (int p = 0; p < d->nb_planes; p++) {
+            fs[i].data[p]    = subs[i];
+            views[i].data[p] = c->cl_staging;
+        }
+    }
     return 0;
 }
 

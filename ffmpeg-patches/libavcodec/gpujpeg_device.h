@@ -49,6 +49,15 @@ void ff_gpujpeg_close(GJDecodeContext *c);
  * c->cl_queue. OpenCL builds only.
  */
 int ff_gpujpeg_cl_stage(void *logctx, GJDecodeContext *c, gj_frame *f);
+/**
+ * The same for n pictures of fs's one format at once (at most 64), each in a
+ * sub-buffer of its own (subs[i], cl_mem: the library's lanes write them on their
+ * own queues, and distinct memory objects make that defined), aligned as the
+ * device requires; views[i] is fs[i] over the whole buffer, for ff_gpujpeg_cl_copy().
+ * The caller releases the sub-buffers.
+ */
+int ff_gpujpeg_cl_stage_batch(void *logctx, GJDecodeContext *c, gj_frame *fs, int n, void **subs,
+                              gj_frame *views);
 int ff_gpujpeg_cl_copy(void *logctx, GJDecodeContext *c, const gj_frame *f,
                        const AVFrame *frame, int to_frame);
 

@@ -161,26 +161,49 @@ int ff_gpujpeg_decode_j2k_batch(void *logctx, GJDecodeContext *c, AVPacket *cons
     const uint8_t *data[FF_GPUJPEG_BATCH_MAX];
     size_t sizes[FF_GPUJPEG_BATCH_MAX];
     gj_frame outs[FF_GPUJPEG_BATCH_MAX];
-    int ret, failed = 0;
+    int ret, failed = 0, opencl = 0;
+#if CONFIG_OPENCL
+    void *subs[FF_GPUJPEG_BATCH_MAX];
+    gj_frame views[FF_GPUJPEG_BATCH_MAX];
+#endif
 
     if (!c->j2k || n < 1 || n > FF_GPUJPEG_BATCH_MAX)
         return AVERROR_BUG;
     for (int i = 0; i < n; i++) {
         if ((ret = gj_output(logctx, c, frames[i], &outs[i])) < 0)
             return ret;
-        /* OpenCL images are written through the one staging buffer, a picture at a time */
-        if (outs[i].memory == GJ_MEMORY_OPENCL)
-            return AVERROR(ENOSYS);
+        opencl |= outs[i].memory == GJ_MEMORY_OPENCL;
         data[i]    = pkts[i]->data;
         sizes[i]   = pkts[i]->size;
         results[i] = 0;
     }
+#if CONFIG_OPENCL
+    /* OpenCL images: the pictures go to sub-buffers of the staging buffer, then into the images */
+    if (opencl && (ret = ff_gpujpeg_cl_stage_batch(logctx, c, outs, n, subs, views)) < 0)
+        return ret;
+#endif
     ret = gj_j2k_decode_batch(c->j2k, data, sizes, n, outs, results);
     for (int i = 0; i < n; i++)
         failed |= results[i] < 0;
     /* a failure before any picture (the arguments): every picture's */
     for (int i = 0; i < n && ret < 0 && !failed; i++)
         results[i] = ret;
+#if CONFIG_OPENCL
+    if (opencl) {
+        cl_int err;
+
+        for (int i = 0; i < n; i++) {
+            if (results[i] >= 0)
+                results[i] = ff_gpujpeg_cl_copy(logctx, c, &views[i], frames[i], 1);
+            clReleaseMemObject(subs[i]);
+        }
+        /* FFmpeg reads the images on its own queue (transfers, filters) */
+        if ((err = clFinish(c->cl_queue)) != CL_SUCCESS) {
+            av_log(logctx, AV_LOG_ERROR, "OpenCL copy into the frames failed: error %d\n", err);
+            return AVERROR_EXTERNAL;
+        }
+    }
+#endif
     for (int i = 0; i < n; i++)
         results[i] = decoded(logctx, c, results[i], &outs[i], frames[i]);
     return 0;

@@ -57,10 +57,10 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
 
 /**
  * Decodes n JPEG 2000 packets together (gj_j2k_decode_batch: their host work side
- * by side, one T1 launch a wave) into frames, software or CUDA planes allocated in
- * their format; results[i] is frames[i]'s outcome as ff_gpujpeg_decode_frame()'s.
- * Returns 0, or an error for them all before any decode (AVERROR(ENOSYS): OpenCL
- * frames, which ff_gpujpeg_decode_frame() writes a picture at a time).
+ * by side, one T1 launch a wave) into frames, allocated in their format in host,
+ * CUDA or OpenCL memory (the images through sub-buffers of the staging buffer);
+ * results[i] is frames[i]'s outcome as ff_gpujpeg_decode_frame()'s. Returns 0, or
+ * an error for them all before any decode.
  */
 int ff_gpujpeg_decode_j2k_batch(void *logctx, GJDecodeContext *c, AVPacket *const *pkts,
                                 AVFrame *const *frames, int n, int *results);

@@ -235,7 +235,7 @@ static int mjpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame, A
  * work side by side on the lanes' threads, their T1 in one launch a wave, several
  * times one picture's throughput. Each frame comes with its own packet's
  * properties; a packet whose picture differs in size or format, or that is not
- * JPEG 2000, ends the batch before it. OpenCL frames go a picture at a time.
+ * JPEG 2000, ends the batch before it.
  */
 static int batch_size(AVCodecContext *avctx)
 {
@@ -291,12 +291,11 @@ static int decode_batch(AVCodecContext *avctx, int n)
         ctx->frames[i]->pict_type = AV_PICTURE_TYPE_I;
         ctx->frames[i]->flags    |= AV_FRAME_FLAG_KEY;
     }
-    ret = n > 1 ? ff_gpujpeg_decode_j2k_batch(avctx, &ctx->gj, pkts, ctx->frames, n, ctx->results)
-                : AVERROR(ENOSYS);
-    for (int i = 0; i < n && ret == AVERROR(ENOSYS); i++)
-        ctx->results[i] = ff_gpujpeg_decode_frame(avctx, &ctx->gj, pkts[i]->data, pkts[i]->size,
-                                                  ctx->frames[i]);
-    return ret == AVERROR(ENOSYS) ? 0 : ret;
+    if (n > 1)
+        return ff_gpujpeg_decode_j2k_batch(avctx, &ctx->gj, pkts, ctx->frames, n, ctx->results);
+    ctx->results[0] = ff_gpujpeg_decode_frame(avctx, &ctx->gj, pkts[0]->data, pkts[0]->size,
+                                              ctx->frames[0]);
+    return 0;
 }
 
 /* Drops the first n queued packets (their AVPackets go to the end, for reuse). */

@@ -55,7 +55,7 @@ FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-hw-ff_yuv420
 fate-gpujpeg-j2k-hw-ff_yuv420: HWACCEL = $(GPUJPEG_HWACCEL)
 fate-gpujpeg-j2k-hw-ff_yuv420: CMD = framecrc -hwaccel_output_format $(GPUJPEG_HWACCEL) -c:v jpeg2000_gpujpeg -i $(GPUJPEG_J2K_INPUTS)/ff_yuv420.avi -vf hwdownload,format=yuv420p
 
-# ... in batches: into CUDA frames together; OpenCL frames take a picture at a time
+# ... in batches: into CUDA frames, or OpenCL ones through sub-buffers of the staging buffer
 FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-batch-hw-ff_yuv420
 fate-gpujpeg-j2k-batch-hw-ff_yuv420: HWACCEL = $(GPUJPEG_HWACCEL)
 fate-gpujpeg-j2k-batch-hw-ff_yuv420: CMD = framecrc -hwaccel_output_format $(GPUJPEG_HWACCEL) -batch 2 -c:v jpeg2000_gpujpeg -i $(GPUJPEG_J2K_INPUTS)/ff_yuv420.avi -vf hwdownload,format=yuv420p
