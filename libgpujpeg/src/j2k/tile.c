@@ -275,7 +275,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     int p = index % s->tiles_x, q = index / s->tiles_x, c, r, ret;
     /* The last picture's precincts stand if it built them all and every resolution is as it was. */
     int keep = ts->shaped && ts->nb_comps == s->nb_comps;
-    size_t packets = 0;
+    size_t packets = 0, nb_res = 0;
 
     ts->shaped = 0;
     ts->index = index;
@@ -285,12 +285,20 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     ts->y0 = (int)((uint64_t)s->ty0 + (uint64_t)q * s->th > s->y0 ? s->ty0 + (uint64_t)q * s->th : s->y0);
     ts->x1 = (int)((uint64_t)s->tx0 + (uint64_t)(p + 1) * s->tw < s->x1 ? s->tx0 + (uint64_t)(p + 1) * s->tw : s->x1);
     ts->y1 = (int)((uint64_t)s->ty0 + (uint64_t)(q + 1) * s->th < s->y1 ? s->ty0 + (uint64_t)(q + 1) * s->th : s->y1);
-    if ((ret = J2K_RESERVE(ts->comps, ts->comps_capacity, s->nb_comps)) < 0)
+    for (c = 0; c < s->nb_comps; c++)
+        nb_res += (size_t)t->comps[c].coding.levels + 1;
+    if ((ret = J2K_RESERVE(ts->comps, ts->comps_capacity, s->nb_comps)) < 0 ||
+        (ret = J2K_RESERVE(ts->resolutions, ts->resolutions_capacity, nb_res)) < 0)
         return ret;
     ts->nb_comps = s->nb_comps;
+    nb_res = 0;
     for (c = 0; c < s->nb_comps; c++) {
         const j2k_component *comp = &t->comps[c];
         j2k_tile_component *tc = &ts->comps[c];
+
+        /* the same place as the last picture's where every component kept its levels */
+        tc->res = ts->resolutions + nb_res;
+        nb_res += (size_t)comp->coding.levels + 1;
 
         tc->x0 = (int)j2k_ceil_div((uint32_t)ts->x0, (uint32_t)comp->dx);
         tc->y0 = (int)j2k_ceil_div((uint32_t)ts->y0, (uint32_t)comp->dy);
@@ -315,6 +323,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
 static void free_tile(j2k_tile_state *ts)
 {
     free(ts->comps);
+    free(ts->resolutions);
     free(ts->cblks);
     free(ts->precincts);
     free(ts->tag_nodes);

@@ -86,7 +86,7 @@ typedef struct j2k_resolution {
 typedef struct j2k_tile_component {
     int x0, y0, x1, y1;         /* B-12 */
     int nb_res;                 /* NL + 1 */
-    j2k_resolution res[J2K_MAX_RESOLUTIONS];
+    j2k_resolution *res;        /* nb_res of them, in the tile state's `resolutions` */
 } j2k_tile_component;
 
 typedef struct j2k_tile_state {
@@ -96,6 +96,10 @@ typedef struct j2k_tile_state {
     int nb_comps;
     j2k_tile_component *comps;
     size_t comps_capacity;
+    /* Every component's resolutions, one after another: as many as the tile codes (a
+     * picture of 65,535 tiles of one pixel keeps a state for each, so no fixed 33). */
+    j2k_resolution *resolutions;
+    size_t resolutions_capacity;
     j2k_codeblock *cblks;
     int nb_cblks;
     size_t cblks_capacity;
