@@ -412,8 +412,7 @@ static void finish_wave(batch *b, wave *w)
 static void decode_waves(batch *b, int n)
 {
     gj_j2k_decoder *dec = b->dec;
-    int i = 0, fw = getenv("GJ_FIRST_WAVE") ? atoi(getenv("GJ_FIRST_WAVE")) : 0;
-    int lw = getenv("GJ_LAST_WAVE") ? atoi(getenv("GJ_LAST_WAVE")) : 0;
+    int i = 0;
 
     for (int s = 0; s < GJ_J2K_LANE_SETS; s++)
         b->waves[s].count = 0;
@@ -426,11 +425,6 @@ static void decode_waves(batch *b, int n)
         w->slot = i % GJ_J2K_WAVE_SLOTS;
         w->first = first;
         w->count = n - first < dec->lanes_wanted ? n - first : dec->lanes_wanted;
-        if (i == 0 && fw > 0 && fw < w->count)
-            w->count = fw;
-        /* SCRATCH: leave at most lw for the last wave when the rest would fill one and a bit */
-        if (lw > 0 && n - first - w->count > 0 && n - first - w->count < lw && n - first > w->count)
-            w->count = n - first - lw;
         w->t1_waited = 0;
         first += w->count;
         b->parsing = w;
