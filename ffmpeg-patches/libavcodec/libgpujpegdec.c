@@ -142,7 +142,7 @@ static int negotiate(AVCodecContext *avctx, int width, int height, enum AVPixelF
     ctx->width     = width;
     ctx->height    = height;
     ctx->sw_format = sw;
-    if (ctx->gj.dec && ctx->gj_on_hw == on_hw)
+    if ((ctx->gj.dec || ctx->gj.j2k) && ctx->gj_on_hw == on_hw)
         return 0;
     ff_gpujpeg_close(&ctx->gj);
     ctx->gj_on_hw = on_hw;
