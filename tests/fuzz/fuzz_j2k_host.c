@@ -48,7 +48,8 @@ static void check_layout(const j2k_layout *l)
     }
     for (size_t p = 0; p < l->nb_passes; p++) {
         const j2k_dwt_pass *pass = &l->passes[p];
-        uint64_t threads = 0, groups = 0;
+        const j2k_dwt_pass *pair = p + 1 < l->nb_passes && pass->scratch_pair && !pass->vertical ? pass + 1 : NULL;
+        uint64_t threads = 0, groups = 0, column_groups = 0, scratch_end = 0, bytes = l->wide ? 4 : 2;
 
         REQUIRE((uint64_t)pass->first + pass->count <= l->nb_jobs);
         REQUIRE(!l->dwt_in_place || pass->max_line <= GJ_J2K_DWT_LINE);
@@ -67,9 +68,26 @@ static void check_layout(const j2k_layout *l)
             REQUIRE(j->low_count <= (j->vertical ? j->height : j->width));
             threads += (uint64_t)j->width * j->height;
             groups += ((j->vertical ? j->width : j->height) + j->lines - 1) / j->lines;
+            REQUIRE((j->vertical ? j->height : j->width) >= pass->min_line);
+            /* Through a scratch (j2k_params.h): regions one after another within scratch_bytes, and
+             * the vertical step of the pair reads each where its horizontal step wrote it */
+            REQUIRE((uint64_t)j->scratch_at * bytes >= scratch_end);
+            scratch_end = ((uint64_t)j->scratch_at + (uint64_t)j->width * j->height) * bytes;
+            REQUIRE(scratch_end <= pass->scratch_bytes);
+            REQUIRE(j->column_group_first == column_groups);
+            column_groups += (uint64_t)((j->width + GJ_J2K_DWT_COLUMNS - 1) / GJ_J2K_DWT_COLUMNS) *
+                             ((j->height + GJ_J2K_DWT_SEGMENT - 1) / GJ_J2K_DWT_SEGMENT);
+            if (pair && pair->scratch_pair && pair->vertical && pair->count == pass->count &&
+                pair->first == pass->first + pass->count) {
+                const gj_j2k_dwt_job *v = &l->jobs[pair->first + k];
+
+                REQUIRE(v->scratch_at == j->scratch_at && v->width == j->width && v->height == j->height &&
+                        v->offset == j->offset && v->stride == j->stride);
+            }
         }
         REQUIRE(threads == pass->threads);
         REQUIRE(groups == pass->groups);
+        REQUIRE(column_groups == pass->column_groups);
     }
     for (size_t t = 0; t < l->nb_out_tiles; t++) {
         const gj_j2k_out_tile *o = &l->out_tiles[t];

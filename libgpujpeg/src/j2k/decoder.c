@@ -100,17 +100,57 @@ static size_t groups(uint64_t threads)
     return (size_t)((threads + J2K_GROUP - 1) / J2K_GROUP);
 }
 
-/* One IDWT step in place, a work-group per row or per few adjacent columns (a kernel per filter and width). */
-static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
+/*
+ * One IDWT step in place, a work-group per row or per few adjacent columns (a kernel per
+ * filter and width); a horizontal step of a scratch pair writes into *scratch at `at` instead.
+ */
+static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p, const gj_buffer *scratch, uint64_t at)
 {
     static const char *const names[2][2][2] = {
         { { "gj_j2k_idwt_53_16", "gj_j2k_idwt_53_32" }, { "gj_j2k_idwt_97_16", "gj_j2k_idwt_97_32" } },
         { { "gj_j2k_idwt_long_53_16", "gj_j2k_idwt_long_53_32" }, { "gj_j2k_idwt_long_97_16", "gj_j2k_idwt_long_97_32" } } };
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count), GJ_ARG_BUF(dec->coefs),
-                    GJ_ARG_BUF(&dec->saturated) };
+                    GJ_ARG_BUF(&dec->saturated), GJ_ARG_BUF(scratch ? scratch : dec->coefs), GJ_ARG_U64(at),
+                    GJ_ARG_U32(scratch != NULL) };
 
     return gj_dev_launch(dec->dev, names[p->long_lines][p->irreversible != 0][dec->layout.wide != 0],
-                         (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 5);
+                         (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 8);
+}
+
+/* The vertical step of a scratch pair: from *scratch at `at` into the coefficients. */
+static int run_idwt_columns(gj_j2k_decoder *dec, const j2k_dwt_pass *p, const gj_buffer *scratch, uint64_t at)
+{
+    static const char *const names[2][2] = { { "gj_j2k_idwt_columns_53_16", "gj_j2k_idwt_columns_53_32" },
+                                             { "gj_j2k_idwt_columns_97_16", "gj_j2k_idwt_columns_97_32" } };
+    gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count), GJ_ARG_BUF(dec->coefs),
+                    GJ_ARG_BUF(&dec->saturated), GJ_ARG_BUF(scratch), GJ_ARG_U64(at) };
+
+    return gj_dev_launch(dec->dev, names[p->irreversible != 0][dec->layout.wide != 0], (size_t)p->column_groups,
+                         GJ_J2K_DWT_COLUMNS, a, 7);
+}
+
+/*
+ * Whether passes i and i + 1 go through a scratch (j2k_params.h): the picture's memory
+ * (its longest run of planes), which only the output stage writes after the IDWT, at
+ * *at, if it has room (T1's inputs there are read by then: T1 ran before on the same
+ * queue, or the queue waited for it).
+ */
+static int idwt_scratch(const j2k_layout *l, size_t i, gj_frame *target, gj_buffer *scratch, uint64_t *at)
+{
+    const j2k_dwt_pass *h = &l->passes[i], *v = h + 1;
+    uint64_t offset;
+
+    if (!l->dwt_in_place || !h->scratch_pair || h->vertical || i + 1 >= l->nb_passes || !v->scratch_pair ||
+        !v->vertical || v->first != h->first + h->count || v->count != h->count ||
+        v->irreversible != h->irreversible || v->min_line < GJ_J2K_DWT_MIN_COLUMN)
+        return 0;
+    if (!gj_staging_contiguous(target, scratch, &offset))
+        return 0;
+    *at = j2k_align16(offset);
+    /* A CUDA plane's handle is its address: the scratch's rows start 16-byte aligned too. */
+    if (target->memory == GJ_MEMORY_CUDA && (scratch->handle & 15))
+        return 0;
+    return scratch->handle && *at + h->scratch_bytes <= scratch->size;
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */
@@ -204,7 +244,7 @@ static int run_t1(gj_j2k_decoder *dec, gj_frame *target)
  * got there), to be read once the queue finished (j2k_decode_saturated()); other
  * pictures skip both.
  */
-static int run_idwt(gj_j2k_decoder *dec)
+static int run_idwt(gj_j2k_decoder *dec, gj_frame *target)
 {
     gj_device *dev = dec->dev;
     j2k_layout *l = &dec->layout;
@@ -218,8 +258,18 @@ static int run_idwt(gj_j2k_decoder *dec)
         if ((ret = dev->ops->fill_zero(dev, &dec->saturated, 0, sizeof(*dec->saturated_host))) < 0)
             return ret;
     }
-    for (size_t i = 0; i < l->nb_passes && ret >= 0; i++)
-        ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i]) : run_idwt_samples(dec, &l->passes[i]);
+    for (size_t i = 0; i < l->nb_passes && ret >= 0; i++) {
+        gj_buffer scratch;
+        uint64_t at;
+
+        if (idwt_scratch(l, i, target, &scratch, &at)) {
+            if ((ret = run_idwt_lines(dec, &l->passes[i], &scratch, at)) >= 0)
+                ret = run_idwt_columns(dec, &l->passes[i + 1], &scratch, at);
+            i++;
+        } else {
+            ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i], NULL, 0) : run_idwt_samples(dec, &l->passes[i]);
+        }
+    }
     if (ret >= 0 && l->optimistic)
         ret = dev->ops->download(dev, dec->saturated_host, &dec->saturated, 0, sizeof(*dec->saturated_host));
     return ret;
@@ -405,7 +455,7 @@ int j2k_decode_kernels(gj_j2k_decoder *dec, gj_frame *target, int t1_done)
 {
     int ret;
 
-    if ((!t1_done && (ret = run_t1(dec, target)) < 0) || (ret = run_idwt(dec)) < 0)
+    if ((!t1_done && (ret = run_t1(dec, target)) < 0) || (ret = run_idwt(dec, target)) < 0)
         return ret;
     return run_output(dec, target);
 }

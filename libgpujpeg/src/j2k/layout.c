@@ -5,6 +5,7 @@
  * coefficient buffer in the sub-band layout of T.800 F.3.3 (the lower resolution
  * in the top-left corner, then HL, LH, HH around it).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,9 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
     return 0;
 }
 
+_Static_assert(offsetof(gj_j2k_dwt_job, column_group_first) == GJ_J2K_DWT_JOB_COLUMN_GROUP * 4,
+               "gj_j2k_idwt_columns finds its job by column_group_first");
+
 /* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
 static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
                        int vertical, uint32_t shift_in, uint32_t shift_out, j2k_dwt_pass *pass)
@@ -240,9 +244,34 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     pass->long_lines |= long_lines;
     j->shift_in = shift_in;
     j->shift_out = shift_out;
+    /* The scratch holds the pass's regions one after another, rows width apart, from 16-byte
+     * boundaries (in the 16-bit width too: 8 samples); so does the other pass of the pair. */
+    pass->scratch_bytes = (pass->scratch_bytes + 15) & ~(uint64_t)15;
+    j->scratch_at = (gj_u32)(pass->scratch_bytes / (l->wide ? 4 : 2));
+    pass->scratch_bytes += (uint64_t)j->width * j->height * (l->wide ? 4 : 2);
+    j->column_group_first = (gj_u32)pass->column_groups;
+    pass->column_groups += (uint64_t)((j->width + GJ_J2K_DWT_COLUMNS - 1) / GJ_J2K_DWT_COLUMNS) *
+                           ((j->height + GJ_J2K_DWT_SEGMENT - 1) / GJ_J2K_DWT_SEGMENT);
     pass->threads += (uint64_t)j->width * j->height;
     pass->groups += ((vertical ? j->width : j->height) + j->lines - 1) / j->lines;
     pass->max_line = gj_max(pass->max_line, vertical ? j->height : j->width);
+    pass->min_line = pass->count++ ? gj_min(pass->min_line, vertical ? j->height : j->width)
+                                   : (vertical ? j->height : j->width);
+    return 0;
+}
+
+/* Whether level `it` (of max_levels) has a column that the long kernels would take. */
+static int level_long_columns(const gj_j2k_stream *s, const j2k_tile_state *tiles, int reduce, int it,
+                              int max_levels)
+{
+    for (int t = 0; t < s->tiles_x * s->tiles_y; t++)
+        for (int c = 0; c < s->nb_comps; c++) {
+            const j2k_tile_component *tc = &tiles[t].comps[c];
+            int r = it - (max_levels - (tc->nb_res - 1 - reduce)) + 1;
+
+            if (r >= 1 && tc->res[r].y1 - tc->res[r].y0 > GJ_J2K_DWT_LINE / 4)
+                return 1;
+        }
     return 0;
 }
 
@@ -259,14 +288,23 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
         for (int c = 0; c < s->nb_comps; c++)
             if (tiles[t].comps[c].nb_res - 1 - reduce > max_levels)
                 max_levels = tiles[t].comps[c].nb_res - 1 - reduce;
-    for (int it = 0; it < max_levels; it++)
-        for (int vertical = 0; vertical < 2; vertical++)
-            for (int irreversible = 0; irreversible < 2; irreversible++) {
+    for (int it = 0; it < max_levels; it++) {
+        /* A level of long columns goes a component at a time, each step's pair (horizontal, then
+         * vertical) over the same jobs: one component's regions fit a scratch in the picture's
+         * memory where all of them would not (j2k_params.h). Pictures of many components keep
+         * one pass a step (their launches would multiply). */
+        int pieces = s->nb_comps <= GJ_J2K_MAX_OUT_COMPS && level_long_columns(s, tiles, reduce, it, max_levels)
+                     ? s->nb_comps : 0;
+
+        for (int piece = 0; piece < gj_max(pieces, 1); piece++) {
+            for (int step = 0; step < 4; step++) {
+                /* in pieces, each filter's pair in turn; else every horizontal step first */
+                int vertical = pieces ? step & 1 : step >> 1, irreversible = pieces ? step >> 1 : step & 1;
                 j2k_dwt_pass pass = { .first = (uint32_t)l->nb_jobs, .irreversible = irreversible,
-                                      .vertical = vertical };
+                                      .vertical = vertical, .scratch_pair = pieces > 0 };
 
                 for (int t = 0; t < nb_tiles; t++)
-                    for (int c = 0; c < s->nb_comps; c++) {
+                    for (int c = pieces ? piece : 0; c < (pieces ? piece + 1 : s->nb_comps); c++) {
                         const j2k_tile_component *tc = &tiles[t].comps[c];
                         int levels = tc->nb_res - 1 - reduce, r = it - (max_levels - levels) + 1;
                         int top = tc->nb_res - 1 - reduce;
@@ -285,7 +323,6 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                                                (uint32_t)(most - frac[vertical ? r + 1 : r]), &pass)) < 0)
                             return ret;
                     }
-                pass.count = (uint32_t)(l->nb_jobs - pass.first);
                 if (!pass.count)
                     continue;
                 if ((ret = GROW(l, passes, nb_passes, passes_cap, 1)) < 0)
@@ -294,6 +331,8 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                 if (pass.max_line > GJ_J2K_DWT_LINE)
                     l->dwt_in_place = 0;
             }
+        }
+    }
     return 0;
 }
 

@@ -21,6 +21,13 @@ typedef struct j2k_dwt_pass {
     int irreversible;
     int vertical;
     int long_lines;                 /* some columns take the kernels of GJ_J2K_DWT_LONG_LINE samples */
+    /* A horizontal step and the vertical one after it over the same jobs may go through a
+     * scratch of scratch_bytes (j2k_params.h): set on both. The vertical step then takes
+     * column_groups work-groups of gj_j2k_idwt_columns. */
+    int scratch_pair;
+    uint64_t scratch_bytes;
+    uint64_t column_groups;
+    uint32_t min_line;              /* samples of its shortest line */
 } j2k_dwt_pass;
 
 /*

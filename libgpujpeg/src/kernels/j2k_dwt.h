@@ -251,10 +251,11 @@ GJ_FUNC void gj_j2k_dwt_store(GJ_GLOBAL gj_i32 *buf, gj_u32 at, gj_i32 v, gj_i32
  */
 GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u32 irreversible,
                                GJ_GLOBAL gj_i32 *buf, gj_u32 wide, GJ_GLOBAL gj_u32 *saturated, GJ_LOCAL gj_i32 *line,
-                               gj_u32 capacity)
+                               gj_u32 capacity, GJ_GLOBAL gj_i32 *scratch)
 {
     gj_u32 g = gj_group_id(), lid = gj_local_id(), size = gj_group_size(), along, apart, across, lines, low;
-    gj_u32 parity, n, c, r0, rows, local_along, first_at;
+    gj_u32 parity, n, c, r0, rows, local_along, first_at, out_at, out_along;
+    GJ_GLOBAL gj_i32 *out;
     GJ_GLOBAL const gj_j2k_dwt_job *j;
     GJ_LOCAL gj_i32 *mine;
     gj_i32 shift_in, shift_out;
@@ -280,6 +281,10 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
     local_along = j->vertical ? lines : 1u;
     mine = line + (j->vertical ? c : c * n);
     first_at = j->offset + (across + c) * apart;    /* the lane's line (read once: buf may alias jobs) */
+    /* A horizontal step of a scratch pair writes its rows there, width apart (gj_j2k_idwt_columns). */
+    out = scratch ? scratch : buf;
+    out_at = scratch ? j->scratch_at + (across + c) * j->width : first_at;
+    out_along = scratch ? 1u : along;
     for (gj_u32 s = r0; s < n; s += rows) {
         gj_i32 v = gj_j2k_coef_load(buf, first_at + s * along, wide);
 
@@ -305,10 +310,88 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
     }
     /* Back in sample order: low-pass sample m to coordinate 2m + parity, high-pass h to 2h + 1 - parity */
     for (gj_u32 m = r0; m < low; m += rows)
-        gj_j2k_dwt_store(buf, first_at + (2u * m + parity) * along, mine[m * local_along], shift_out, wide, saturated);
-    for (gj_u32 h = r0; h < n - low; h += rows)
-        gj_j2k_dwt_store(buf, first_at + (2u * h + 1u - parity) * along, mine[(low + h) * local_along], shift_out, wide,
+        gj_j2k_dwt_store(out, out_at + (2u * m + parity) * out_along, mine[m * local_along], shift_out, wide,
                          saturated);
+    for (gj_u32 h = r0; h < n - low; h += rows)
+        gj_j2k_dwt_store(out, out_at + (2u * h + 1u - parity) * out_along, mine[(low + h) * local_along], shift_out,
+                         wide, saturated);
+}
+
+/*
+ * The vertical step of a scratch pair (j2k_params.h): the horizontal step left the
+ * level's rows in the scratch (sub-band order down each column: low-pass rows
+ * first), and this lifts the columns from there into the coefficients in sample
+ * order. A thread takes one column's GJ_J2K_DWT_SEGMENT outputs from a: it reads
+ * the samples its lifting steps reach (HALO = 4 for 9/7, 2 for 5/3, each side, plus
+ * one for the parity) into registers, symmetric extension (F.3.7) folding those
+ * past either end back in (a signal extended once stays symmetric through the
+ * steps: the same values as extending before each step, j2k_dwt_lift_lines), and
+ * lifts them there. The window starts at coordinate a - HALO - parity: an even
+ * window index is then always a low-pass sample, so every step's samples are
+ * known when the kernel is compiled. Neighbouring threads take neighbouring
+ * columns: each load and store of a warp is one run of memory. Columns are at
+ * least GJ_J2K_DWT_MIN_COLUMN samples (one fold reaches every index).
+ */
+#define GJ_J2K_DWT_WINDOW(halo) (GJ_J2K_DWT_SEGMENT + 2 * (halo) + 1)
+
+GJ_FUNC void gj_j2k_idwt_columns(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u32 irreversible,
+                                 GJ_GLOBAL const gj_i32 *scratch, GJ_GLOBAL gj_i32 *buf, gj_u32 wide,
+                                 GJ_GLOBAL gj_u32 *saturated)
+{
+    const gj_i32 halo = irreversible ? 4 : 2;
+    gj_u32 g = gj_group_id(), column_groups, k, col, n, low, parity, width;
+    GJ_GLOBAL const gj_j2k_dwt_job *j;
+    gj_i32 x[GJ_J2K_DWT_WINDOW(4)], a, shift_in, shift_out;
+
+    jobs += first;
+    j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + GJ_J2K_DWT_JOB_COLUMN_GROUP,
+                              sizeof(gj_j2k_dwt_job) / 4, count, g)];
+    width = j->width;
+    n = j->height;
+    low = j->low_count;
+    parity = j->parity;
+    shift_in = (gj_i32)j->shift_in;
+    shift_out = (gj_i32)j->shift_out;
+    k = g - j->column_group_first;
+    column_groups = (width + GJ_J2K_DWT_COLUMNS - 1) / GJ_J2K_DWT_COLUMNS;
+    col = (k % column_groups) * GJ_J2K_DWT_COLUMNS + gj_local_id();
+    a = (gj_i32)((k / column_groups) * GJ_J2K_DWT_SEGMENT);
+    if (col >= width)
+        return;     /* no barrier follows */
+    GJ_UNROLL
+    for (gj_i32 w = 0; w < GJ_J2K_DWT_WINDOW(4); w++) {
+        gj_i32 m = gj_j2k_mirror(a - halo - (gj_i32)parity + w, (gj_i32)n);
+        gj_u32 high = (gj_u32)w & 1u;
+
+        if (w >= GJ_J2K_DWT_WINDOW(halo))
+            break;
+        x[w] = gj_j2k_interleaved_value(
+            (gj_i32)((gj_u32)gj_j2k_coef_load(scratch, j->scratch_at +
+                                                     (gj_u32)gj_j2k_subband_index(m, parity, low, high) * width + col,
+                                              wide) << shift_in),
+            high, (gj_i32)n, irreversible);
+    }
+#define GJ_J2K_LIFT_WINDOW(lift)                                                                                  \
+    GJ_UNROLL                                                                                                     \
+    for (gj_i32 w = 1; w < GJ_J2K_DWT_WINDOW(4) - 1; w++)                                                        \
+        if (w < GJ_J2K_DWT_WINDOW(halo) - 1 && ((gj_u32)w & 1u) == ((lift) & 1u))                                \
+            x[w] = gj_j2k_lifted(lift, x[w], x[w - 1], x[w + 1]);
+    if (irreversible) {
+        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_DELTA)
+        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_GAMMA)
+        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_BETA)
+        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_ALPHA)
+    } else {
+        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_53_EVEN)
+        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_53_ODD)
+    }
+#undef GJ_J2K_LIFT_WINDOW
+    /* Output row a + q is window index halo + parity + q */
+    GJ_UNROLL
+    for (gj_i32 q = 0; q < GJ_J2K_DWT_SEGMENT; q++)
+        if (a + q < (gj_i32)n)
+            gj_j2k_dwt_store(buf, j->offset + (gj_u32)(a + q) * j->stride + col,
+                             parity ? x[halo + 1 + q] : x[halo + q], shift_out, wide, saturated);
 }
 
 /*
@@ -321,11 +404,21 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
  */
 #define GJ_J2K_IDWT_LINES(name, irreversible, wide, capacity)                                                    \
     GJ_KERNEL name(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, GJ_GLOBAL gj_i32 *buf,       \
-                   GJ_GLOBAL gj_u32 *saturated)                                                                   \
+                   GJ_GLOBAL gj_u32 *saturated, GJ_GLOBAL gj_u8 *scratch, gj_u64 scratch_at, gj_u32 to_scratch)    \
     {                                                                                                            \
         GJ_LOCAL_DECL gj_i32 line[capacity];                                                                     \
                                                                                                                  \
-        gj_j2k_idwt_lines(jobs, first, count, irreversible, buf, wide, saturated, line, capacity);               \
+        gj_j2k_idwt_lines(jobs, first, count, irreversible, buf, wide, saturated, line, capacity,                \
+                          to_scratch ? (GJ_GLOBAL gj_i32 *)(scratch + scratch_at) : 0);                         \
+    }
+
+/* The vertical steps of scratch pairs; scratch_at: the scratch's first byte in the buffer. */
+#define GJ_J2K_IDWT_COLUMNS(name, irreversible, wide)                                                            \
+    GJ_KERNEL name(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, GJ_GLOBAL gj_i32 *buf,       \
+                   GJ_GLOBAL gj_u32 *saturated, GJ_GLOBAL const gj_u8 *scratch, gj_u64 scratch_at)               \
+    {                                                                                                            \
+        gj_j2k_idwt_columns(jobs, first, count, irreversible, (GJ_GLOBAL const gj_i32 *)(scratch + scratch_at),   \
+                            buf, wide, saturated);                                                               \
     }
 
 GJ_J2K_IDWT_LINES(gj_j2k_idwt_53_16, 0, 0, GJ_J2K_DWT_LINE)
@@ -336,5 +429,9 @@ GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_53_16, 0, 0, GJ_J2K_DWT_LONG_LINE)
 GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_53_32, 0, 1, GJ_J2K_DWT_LONG_LINE)
 GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_97_16, 1, 0, GJ_J2K_DWT_LONG_LINE)
 GJ_J2K_IDWT_LINES(gj_j2k_idwt_long_97_32, 1, 1, GJ_J2K_DWT_LONG_LINE)
+GJ_J2K_IDWT_COLUMNS(gj_j2k_idwt_columns_53_16, 0, 0)
+GJ_J2K_IDWT_COLUMNS(gj_j2k_idwt_columns_53_32, 0, 1)
+GJ_J2K_IDWT_COLUMNS(gj_j2k_idwt_columns_97_16, 1, 0)
+GJ_J2K_IDWT_COLUMNS(gj_j2k_idwt_columns_97_32, 1, 1)
 
 #endif /* GJ_KERNELS_J2K_DWT_H */

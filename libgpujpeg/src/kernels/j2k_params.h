@@ -85,7 +85,12 @@ typedef struct gj_j2k_dwt_job {
     gj_u32 lines;               /* lines per work-group of gj_j2k_idwt_lines */
     gj_u32 shift_in;            /* 9/7 in 16-bit coefficients: GJ_J2K_FRAC_BITS() minus the stored fraction */
     gj_u32 shift_out;           /* of the values read, and of those written (a level's output has the next's) */
+    gj_u32 scratch_at;          /* a level through the scratch: the region's first sample there, rows width apart */
+    gj_u32 column_group_first;  /* its first work-group in a launch of gj_j2k_idwt_columns */
 } gj_j2k_dwt_job;
+
+/* Where column_group_first lies in a job, in 32-bit words (gj_j2k_find_job). */
+#define GJ_J2K_DWT_JOB_COLUMN_GROUP 13
 
 /*
  * The in-place IDWT (gj_j2k_idwt_lines) holds its lines in local memory: lines
@@ -107,6 +112,18 @@ typedef struct gj_j2k_dwt_job {
  * whose work-groups an SM holds more of (1024 rows were slower in the large ones).
  */
 #define GJ_J2K_DWT_LONG_LINE 12000
+
+/*
+ * Levels with such long columns may go through a scratch instead (the output
+ * picture's memory, which only the output stage writes later): the horizontal
+ * step writes its rows there, and gj_j2k_idwt_columns lifts the columns from there
+ * back into place, a work-group of GJ_J2K_DWT_COLUMNS adjacent columns, a thread
+ * per column and GJ_J2K_DWT_SEGMENT rows (lifted in registers), without local
+ * memory. Columns shorter than GJ_J2K_DWT_MIN_COLUMN keep the in-place kernels.
+ */
+#define GJ_J2K_DWT_COLUMNS 64
+#define GJ_J2K_DWT_SEGMENT 32
+#define GJ_J2K_DWT_MIN_COLUMN 64
 
 /* One tile's component planes for the output stage (j2k_output.h). */
 #define GJ_J2K_MAX_OUT_COMPS 4
