@@ -89,7 +89,7 @@ static void check_layout(const j2k_layout *l)
         REQUIRE(groups == pass->groups);
         REQUIRE(column_groups == pass->column_groups);
     }
-    for (size_t t = 0; t < l->nb_out_tiles; t++) {
+    for (size_t t = 0, threads = 0; t < l->nb_out_tiles; t++) {
         const gj_j2k_out_tile *o = &l->out_tiles[t];
         /* A components decode's interleaved stage writes components 0-2's planes. */
         uint64_t w = l->components ? (uint64_t)l->planes[0].width : (uint64_t)l->out_width;
@@ -97,6 +97,10 @@ static void check_layout(const j2k_layout *l)
 
         REQUIRE((uint64_t)o->x0 + o->width <= w);
         REQUIRE((uint64_t)o->y0 + o->height <= h);
+        /* Chunks of rows (j2k_params.h), tile after tile */
+        REQUIRE(o->thread_first == threads);
+        threads += GJ_J2K_OUT_THREADS(o->width, o->height);
+        REQUIRE(t + 1 < l->nb_out_tiles || threads == l->out_threads);
         /* The components it reads lie within their own regions: rows no wider than theirs. */
         for (uint32_t c = 0; c < l->out.nb_comps; c++) {
             if (!(l->out.read_mask >> c & 1u))

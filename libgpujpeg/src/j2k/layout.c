@@ -377,7 +377,7 @@ static int add_out_tiles(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_s
             o->frac_bits[c] = ts->tile->comps[c].coding.reversible ? 0 :
                               (gj_u32)fractions_of(fractions, s, t, c)[tc->nb_res - reduce];
         }
-        l->out_threads += (uint64_t)o->width * o->height;
+        l->out_threads += GJ_J2K_OUT_THREADS(o->width, o->height);
         if (l->out_threads > UINT32_MAX)
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: picture too large");
     }

@@ -60,63 +60,114 @@ GJ_FUNC gj_i64 gj_j2k_component_value(const gj_i64 *v, gj_u32 c)
     return r;
 }
 
+/* Entry c (known only at run time) of four values in registers. */
+GJ_FUNC gj_u32 gj_j2k_pick(const gj_u32 *a, gj_u32 c)
+{
+    return c == 1 ? a[1] : c == 2 ? a[2] : c == 3 ? a[3] : a[0];
+}
+
+/*
+ * GJ_J2K_OUT_PIXELS pixels of a tile's row a thread, GJ_J2K_OUT_LANES apart (so that
+ * a warp's loads and stores of each pixel fall together, as with a pixel a thread):
+ * the job's search, the division by the row and the parameters' loads once for all
+ * of them. Every
+ * parameter is read into registers before the first store (a store could alias
+ * them: the compiler would read them again after each), and arrays indexed by a
+ * component known only at run time are picked from registers by selects.
+ */
 GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj_u64 total,
                         GJ_GLOBAL const gj_j2k_out_params *p, GJ_GLOBAL const gj_i32 *coef,
                         GJ_GLOBAL const gj_u16 *palette, GJ_GLOBAL gj_u8 *out, gj_u32 wide)
 {
     gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_out_tile *t;
-    gj_u32 k, x, y, c;
-    gj_i64 v[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 k, per_row, x, y, n, c, mct, nb_comps, read_mask, nb_channels, bytes, pixel_stride, channel_step;
+    gj_u32 entries, columns, base[GJ_J2K_MAX_OUT_COMPS], frac[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 precision[GJ_J2K_MAX_OUT_COMPS], comp[GJ_J2K_MAX_OUT_COMPS], column[GJ_J2K_MAX_OUT_COMPS];
+    gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];
 
     if (id >= total)
         return;
     t = &tiles[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)tiles, sizeof(gj_j2k_out_tile) / 4, count, id)];
     k = (gj_u32)(id - t->thread_first);
-    x = k % t->width;
-    y = k / t->width;
-    /* A JP2 component map may leave out a subsampled component: its region is smaller than this tile's. */
+    per_row = (gj_u32)GJ_J2K_OUT_THREADS(t->width, 1u);
+    y = k / per_row;
+    k %= per_row;
+    x = k / GJ_J2K_OUT_LANES * (GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS) + k % GJ_J2K_OUT_LANES;
+    /* the thread's pixels within the row: x + i * GJ_J2K_OUT_LANES for i < n */
+    n = x < t->width ? (t->width - x + GJ_J2K_OUT_LANES - 1) / GJ_J2K_OUT_LANES : 0u;
+    mct = t->mct;
+    nb_comps = p->nb_comps;
+    read_mask = p->read_mask;
+    nb_channels = p->nb_channels;
+    bytes = p->bytes_per_sample;
+    pixel_stride = p->pixel_stride;
+    channel_step = p->channel_step;
+    entries = p->palette_entries;
+    columns = p->palette_columns;
     GJ_UNROLL
-    for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++)
-        v[c] = c < p->nb_comps && p->read_mask >> c & 1u
-                   ? gj_j2k_coef_load(coef, t->coef_offset[c] + y * t->stride[c] + x, wide) : 0;
-    if (t->mct && t->frac_bits[0]) {
-        /* G-6 on the fixed-point values, in component 0's fraction. */
-        gj_u32 f = t->frac_bits[0];
-        gj_i64 y0 = v[0];
-        gj_i64 cb = t->frac_bits[1] >= f ? v[1] >> (t->frac_bits[1] - f) : v[1] << (f - t->frac_bits[1]);
-        gj_i64 cr = t->frac_bits[2] >= f ? v[2] >> (t->frac_bits[2] - f) : v[2] << (f - t->frac_bits[2]);
-
-        v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
-        v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G), f);
-        v[2] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B), f);
-        GJ_UNROLL
-        for (c = 3; c < GJ_J2K_MAX_OUT_COMPS; c++)
-            v[c] = c < p->nb_comps ? gj_j2k_fix_round(v[c], t->frac_bits[c]) : 0;
-    } else {
-        GJ_UNROLL
-        for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++)
-            v[c] = c < p->nb_comps ? gj_j2k_fix_round(v[c], t->frac_bits[c]) : 0;
-    }
-    if (t->mct && !t->frac_bits[0]) {
-        /* G-2: G = Y0 - floor((Y1 + Y2) / 4), R = Y2 + G, B = Y1 + G */
-        gj_i64 g = v[0] - ((v[1] + v[2]) >> 2);
-
-        v[0] = v[2] + g;
-        v[2] = v[1] + g;
-        v[1] = g;
+    for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++) {
+        base[c] = t->coef_offset[c] + y * t->stride[c] + x;
+        frac[c] = t->frac_bits[c];
+        precision[c] = p->precision[c];
+        comp[c] = p->channel_comp[c];
+        column[c] = p->channel_column[c];
+        shift[c] = p->shift[c];
     }
     at = ((gj_u64)p->offset_hi << 32 | p->offset_lo) + (gj_u64)(t->y0 + y) * p->pitch +
-         (gj_u64)(t->x0 + x) * p->pixel_stride;
-    for (c = 0; c < p->nb_channels; c++) {
-        gj_u32 comp = p->channel_comp[c], col = p->channel_column[c];
-        gj_u32 s = gj_j2k_to_sample(gj_j2k_component_value(v, comp), p->precision[comp], p->is_signed[comp]);
+         (gj_u64)(t->x0 + x) * pixel_stride;
+    /* Guards, not breaks: loops with a break of a run-time bound do not unroll (PoCL's LLVM) */
+    GJ_UNROLL
+    for (gj_u32 i = 0; i < GJ_J2K_OUT_PIXELS; i++) {
+        gj_i64 v[GJ_J2K_MAX_OUT_COMPS];
 
-        /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
-        if (col != GJ_J2K_DIRECT)
-            s = palette[gj_min(s, p->palette_entries - 1u) * p->palette_columns + col];
-        gj_j2k_store_sample(out, at, s << p->shift[c], p->bytes_per_sample);
-        at += p->channel_step;
+        if (i < n) {
+            /* A JP2 component map may leave out a subsampled component: its region is smaller than this tile's. */
+            GJ_UNROLL
+            for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++)
+                v[c] = c < nb_comps && read_mask >> c & 1u ? gj_j2k_coef_load(coef, base[c] + i * GJ_J2K_OUT_LANES, wide)
+                                                           : 0;
+            if (mct && frac[0]) {
+                /* G-6 on the fixed-point values, in component 0's fraction. */
+                gj_u32 f = frac[0];
+                gj_i64 y0 = v[0];
+                gj_i64 cb = frac[1] >= f ? v[1] >> (frac[1] - f) : v[1] << (f - frac[1]);
+                gj_i64 cr = frac[2] >= f ? v[2] >> (frac[2] - f) : v[2] << (f - frac[2]);
+
+                v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
+                v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G),
+                                        f);
+                v[2] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_B), f);
+                GJ_UNROLL
+                for (c = 3; c < GJ_J2K_MAX_OUT_COMPS; c++)
+                    v[c] = c < nb_comps ? gj_j2k_fix_round(v[c], frac[c]) : 0;
+            } else {
+                GJ_UNROLL
+                for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++)
+                    v[c] = c < nb_comps ? gj_j2k_fix_round(v[c], frac[c]) : 0;
+            }
+            if (mct && !frac[0]) {
+                /* G-2: G = Y0 - floor((Y1 + Y2) / 4), R = Y2 + G, B = Y1 + G */
+                gj_i64 g = v[0] - ((v[1] + v[2]) >> 2);
+
+                v[0] = v[2] + g;
+                v[2] = v[1] + g;
+                v[1] = g;
+            }
+            GJ_UNROLL
+            for (c = 0; c < GJ_J2K_MAX_OUT_COMPS; c++) {
+                gj_u32 s;
+
+                if (c >= nb_channels)
+                    continue;
+                s = gj_j2k_to_sample(gj_j2k_component_value(v, comp[c]), gj_j2k_pick(precision, comp[c]), 0);
+                /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
+                if (column[c] != GJ_J2K_DIRECT)
+                    s = palette[gj_min(s, entries - 1u) * columns + column[c]];
+                gj_j2k_store_sample(out, at + c * channel_step, s << shift[c], bytes);
+            }
+            at += (gj_u64)GJ_J2K_OUT_LANES * pixel_stride;
+        }
     }
 }
 

@@ -125,8 +125,16 @@ typedef struct gj_j2k_dwt_job {
 #define GJ_J2K_DWT_SEGMENT 32
 #define GJ_J2K_DWT_MIN_COLUMN 64
 
-/* One tile's component planes for the output stage (j2k_output.h). */
+/* One tile's component planes for the output stage (j2k_output.h). A row goes in
+ * chunks of GJ_J2K_OUT_LANES x GJ_J2K_OUT_PIXELS pixels, GJ_J2K_OUT_LANES threads a
+ * chunk, each taking every GJ_J2K_OUT_LANES-th pixel of it from its own. */
 #define GJ_J2K_MAX_OUT_COMPS 4
+#define GJ_J2K_OUT_PIXELS 4
+#define GJ_J2K_OUT_LANES 32
+/* A tile's threads: a chunk's for every chunk of every row (also past the row's end). */
+#define GJ_J2K_OUT_THREADS(width, height) \
+    ((gj_u64)(((width) + GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS - 1) / (GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS)) * \
+     GJ_J2K_OUT_LANES * (height))
 typedef struct gj_j2k_out_tile {
     gj_u32 thread_first;
     gj_u32 x0, y0, width, height;   /* in output pixels */
