@@ -104,10 +104,14 @@ typedef struct j2k_tile_coding {
 
 typedef struct j2k_tile {
     j2k_tile_coding cod;
-    j2k_component *comps;       /* this tile's copy of the component parameters */
+    /* The component parameters and progression volumes: the main header's, until a
+     * tile-part header changes them (then a copy of the tile's own: own_comps, own_poc).
+     * A codestream may have 65,535 tiles: most share. */
+    j2k_component *comps;
+    int own_comps;
     int nb_poc;
     int own_poc;                /* a tile-part header's POC replaced the main header's */
-    j2k_progression_volume poc[J2K_MAX_POC];
+    j2k_progression_volume *poc;
     j2k_bytes data;             /* tile-part bodies joined in order */
     j2k_bytes ppt;              /* packed packet headers (PPT, or this tile's PPM share) */
     int has_packed_headers;

@@ -535,11 +535,24 @@ int j2k_tile_defaults(gj_j2k_stream *s, j2k_tile *t)
         return 0;
     t->seen = 1;
     t->cod = s->cod;
-    if (!(t->comps = malloc((size_t)s->nb_comps * sizeof(*t->comps))))
-        return GJ_ERROR_NOMEM;
-    memcpy(t->comps, s->comps, (size_t)s->nb_comps * sizeof(*t->comps));
+    t->comps = s->comps;
     t->nb_poc = s->nb_poc;
-    memcpy(t->poc, s->poc, sizeof(t->poc));
+    t->poc = s->poc;
+    return 0;
+}
+
+/* The tile's own component parameters, for a tile-part header to change. */
+static int own_comps(const gj_j2k_stream *s, j2k_tile *t)
+{
+    j2k_component *comps;
+
+    if (t->own_comps)
+        return 0;
+    if (!(comps = malloc((size_t)s->nb_comps * sizeof(*comps))))
+        return GJ_ERROR_NOMEM;
+    memcpy(comps, t->comps, (size_t)s->nb_comps * sizeof(*comps));
+    t->comps = comps;
+    t->own_comps = 1;
     return 0;
 }
 
@@ -611,15 +624,25 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_COD:
             if (t->tile_parts_seen > 1)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "COD: in tile %u's tile-part %u", tile_index, tp_index);
-            ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
+            if ((ret = own_comps(s, t)) >= 0)
+                ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
             break;
-        case M_COC: ret = parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
-        case M_QCD: ret = parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD); break;
-        case M_QCC: ret = parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
-        case M_RGN: ret = parse_rgn(&seg, s, t->comps); break;
+        case M_COC:
+        case M_QCD:
+        case M_QCC:
+        case M_RGN:
+            if ((ret = own_comps(s, t)) < 0)
+                break;
+            ret = m == M_COC ? parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC)
+                : m == M_QCD ? parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD)
+                : m == M_QCC ? parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC)
+                : parse_rgn(&seg, s, t->comps);
+            break;
         case M_POC:
             /* A tile's POC replaces the main header's (A.6.6). */
             if (!t->own_poc) {
+                if (!(t->poc = malloc(J2K_MAX_POC * sizeof(*t->poc))))
+                    return GJ_ERROR_NOMEM;
                 t->nb_poc = 0;
                 t->own_poc = 1;
             }
@@ -670,7 +693,7 @@ int j2k_parse_codestream(const uint8_t *data, size_t size, gj_j2k_stream *s)
     for (i = 0; i < s->tiles_x * s->tiles_y; i++) {
         j2k_tile *t = &s->tiles[i];
 
-        if (t->seen && (ret = check_component_defaults(s, t->comps, "tile header")) < 0)
+        if (t->own_comps && (ret = check_component_defaults(s, t->comps, "tile header")) < 0)
             goto fail;
     }
     return 0;
@@ -683,7 +706,10 @@ void j2k_stream_free(gj_j2k_stream *s)
 {
     if (s->tiles) {
         for (int i = 0; i < s->tiles_x * s->tiles_y; i++) {
-            free(s->tiles[i].comps);
+            if (s->tiles[i].own_comps)
+                free(s->tiles[i].comps);
+            if (s->tiles[i].own_poc)
+                free(s->tiles[i].poc);
             j2k_bytes_free(&s->tiles[i].data);
             j2k_bytes_free(&s->tiles[i].ppt);
         }
