@@ -61,8 +61,13 @@ fi
 "$tools/make_image" --gray --seed 2 gradient 129 77 "$out/gradient.pgm"
 # Rows longer than the in-place IDWT's local memory holds (GJ_J2K_DWT_LINE).
 "$tools/make_image" --gray --seed 5 gradient 8200 9 "$out/wide.pgm"
-# Columns longer than GJ_J2K_DWT_LINE / 4, which take the IDWT's long-column kernels.
+# Columns longer than GJ_J2K_DWT_LINE / 4. Their levels go through a scratch in the picture's
+# memory and gj_j2k_idwt_columns where it holds a component's level (j2k_params.h): in colour,
+# and in gray 24 wide (rows padded to 64 bytes); at 64 wide an 8-bit gray picture cannot hold the
+# 16-bit coefficients, and its columns take the in-place long-column kernels.
 "$tools/make_image" --gray --seed 6 noise 24 2101 "$out/tall.pgm"
+"$tools/make_image" --seed 7 rings 24 2101 "$out/tall.ppm"
+"$tools/make_image" --gray --seed 8 noise 64 2101 "$out/tall64.pgm"
 
 # stream KIND NAME INPUT [opj_compress options]: NAME.j2k and its reference.
 stream() {
@@ -90,6 +95,9 @@ stream lossless levels1 photo.ppm -n 2
 stream lossless wide wide.pgm -n 2
 stream lossless tall tall.pgm -n 2
 stream lossless tall_offset tall.pgm -d 0,1 -n 3
+stream lossless tall_rgb tall.ppm -d 0,1 -n 2
+stream lossless tall_tiles tall.ppm -t 12,2200 -n 2
+stream lossless tall_in_place tall64.pgm -n 2
 stream lossless tiles photo.ppm -t 64,48 -n 4
 stream lossless tiles_offset noise.ppm -d 13,7 -t 20,20 -T 3,5 -n 2
 stream lossless precincts photo.ppm -c [64,64],[32,32],[16,16]
@@ -126,6 +134,7 @@ stream lossy rgb photo.ppm -I -r 20
 stream lossy gray gray.pgm -I -r 10
 stream lossy wide wide.pgm -I -r 10 -n 2
 stream lossy tall tall.pgm -I -r 10 -d 0,3 -n 2
+stream lossy tall_rgb tall.ppm -I -r 10 -d 3,1 -n 3
 stream lossy quality photo.ppm -I -q 35
 stream lossy tiles photo.ppm -I -t 64,64 -n 4 -r 30
 stream lossy modes photo.ppm -I -M 63 -r 20
