@@ -101,6 +101,17 @@ static size_t groups(uint64_t threads)
 }
 
 /*
+ * Whether `size` bytes fit in buf, a picture's memory, from `offset` (16-byte aligned up:
+ * *at) to `end`. A CUDA plane's handle is its address: it must be aligned too.
+ */
+static int picture_room(const gj_frame *target, const gj_buffer *buf, uint64_t offset, uint64_t end, uint64_t size,
+                        uint64_t *at)
+{
+    *at = j2k_align16(offset);
+    return !(target->memory == GJ_MEMORY_CUDA && (buf->handle & 15)) && *at + size <= end;
+}
+
+/*
  * One IDWT step in place, a work-group per row or per few adjacent columns (a kernel per
  * filter and width); a horizontal step of a scratch pair writes into *scratch at `at` instead.
  */
@@ -144,13 +155,8 @@ static int idwt_scratch(const j2k_layout *l, size_t i, gj_frame *target, gj_buff
         !v->vertical || v->first != h->first + h->count || v->count != h->count ||
         v->irreversible != h->irreversible || v->min_line < GJ_J2K_DWT_MIN_COLUMN)
         return 0;
-    if (!gj_staging_contiguous(target, scratch, &offset))
-        return 0;
-    *at = j2k_align16(offset);
-    /* A CUDA plane's handle is its address: the scratch's rows start 16-byte aligned too. */
-    if (target->memory == GJ_MEMORY_CUDA && (scratch->handle & 15))
-        return 0;
-    return scratch->handle && *at + h->scratch_bytes <= scratch->size;
+    return gj_staging_contiguous(target, scratch, &offset) &&
+           picture_room(target, scratch, offset, scratch->size, h->scratch_bytes, at);
 }
 
 /* One IDWT step for pictures with lines too long for local memory: a thread per sample and stage. */
@@ -189,10 +195,8 @@ static int place_t1_input(gj_j2k_decoder *dec, gj_frame *target, gj_buffer *buf,
     uint64_t end = dec->early.count ? dec->early.region_at : plane.size;
     int ret;
 
-    *at = j2k_align16(offset);
     *view = 0;
-    /* A CUDA plane's handle is its address: the tables need it aligned too. */
-    if (!(target->memory == GJ_MEMORY_CUDA && (plane.handle & 15)) && *at + size <= end) {
+    if (picture_room(target, &plane, offset, end, size, at)) {
         if (!dec->early.count) {
             *buf = plane;
             return 0;

@@ -214,6 +214,22 @@ static int add_tile_component(j2k_layout *l, const j2k_tile_state *ts, int c, in
 _Static_assert(offsetof(gj_j2k_dwt_job, column_group_first) == GJ_J2K_DWT_JOB_COLUMN_GROUP * 4,
                "gj_j2k_idwt_columns finds its job by column_group_first");
 
+/* Whether a column of this many samples takes the kernels of long columns, or the scratch (j2k_params.h). */
+static int long_column(uint32_t samples)
+{
+    return samples > GJ_J2K_DWT_LINE / 4;
+}
+
+/*
+ * The resolution that level `it` of max_levels brings tile-component tc to, below 1
+ * while it has none to do: tile-components of fewer levels start later, so that all
+ * finish together.
+ */
+static int level_resolution(const j2k_tile_component *tc, int it, int max_levels, int reduce)
+{
+    return it - (max_levels - (tc->nb_res - 1 - reduce)) + 1;
+}
+
 /* F.3.2: the level that brings resolution r-1 to resolution r, horizontal then vertical. */
 static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint32_t offset, uint32_t stride,
                        int vertical, uint32_t shift_in, uint32_t shift_out, j2k_dwt_pass *pass)
@@ -238,7 +254,7 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->vertical = (gj_u32)vertical;
     /* Lines share a work-group as far as its local memory holds them; long columns
      * take the pass to the kernels that hold more (j2k_params.h). */
-    long_lines = vertical && j->height > GJ_J2K_DWT_LINE / 4;
+    long_lines = vertical && long_column(j->height);
     j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES, (long_lines ? GJ_J2K_DWT_LONG_LINE : GJ_J2K_DWT_LINE) /
                                                    (vertical ? j->height : j->width)));
     pass->long_lines |= long_lines;
@@ -267,9 +283,9 @@ static int level_long_columns(const gj_j2k_stream *s, const j2k_tile_state *tile
     for (int t = 0; t < s->tiles_x * s->tiles_y; t++)
         for (int c = 0; c < s->nb_comps; c++) {
             const j2k_tile_component *tc = &tiles[t].comps[c];
-            int r = it - (max_levels - (tc->nb_res - 1 - reduce)) + 1;
+            int r = level_resolution(tc, it, max_levels, reduce);
 
-            if (r >= 1 && tc->res[r].y1 - tc->res[r].y0 > GJ_J2K_DWT_LINE / 4)
+            if (r >= 1 && long_column((uint32_t)(tc->res[r].y1 - tc->res[r].y0)))
                 return 1;
         }
     return 0;
@@ -306,8 +322,7 @@ static int add_dwt_passes(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
                 for (int t = 0; t < nb_tiles; t++)
                     for (int c = pieces ? piece : 0; c < (pieces ? piece + 1 : s->nb_comps); c++) {
                         const j2k_tile_component *tc = &tiles[t].comps[c];
-                        int levels = tc->nb_res - 1 - reduce, r = it - (max_levels - levels) + 1;
-                        int top = tc->nb_res - 1 - reduce;
+                        int r = level_resolution(tc, it, max_levels, reduce), top = tc->nb_res - 1 - reduce;
                         const j2k_component *comp = &tiles[t].tile->comps[c];
                         const int *frac = fractions_of(fractions, s, t, c);
                         /* 9/7 in 16 bits: the level's inputs in its fraction, a vertical step's output in the next's. */
