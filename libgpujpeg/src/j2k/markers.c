@@ -614,6 +614,9 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
             return gj_fail(GJ_ERROR_INVALIDDATA, "SOT: tile %u's header has no SOD", tile_index);
         if ((ret = next_segment(data, end, pos, &m, &seg)) < 0)
             return ret;
+        /* A marker that changes the component parameters changes the tile's own copy. */
+        if ((m == M_COD || m == M_COC || m == M_QCD || m == M_QCC || m == M_RGN) && (ret = own_comps(s, t)) < 0)
+            return ret;
         switch (m) {
         case M_SOD:
             if (s->has_ppm && (ret = take_ppm_piece(s, t)) < 0)
@@ -624,20 +627,12 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_COD:
             if (t->tile_parts_seen > 1)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "COD: in tile %u's tile-part %u", tile_index, tp_index);
-            if ((ret = own_comps(s, t)) >= 0)
-                ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
+            ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
             break;
-        case M_COC:
-        case M_QCD:
-        case M_QCC:
-        case M_RGN:
-            if ((ret = own_comps(s, t)) < 0)
-                break;
-            ret = m == M_COC ? parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC)
-                : m == M_QCD ? parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD)
-                : m == M_QCC ? parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC)
-                : parse_rgn(&seg, s, t->comps);
-            break;
+        case M_COC: ret = parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
+        case M_QCD: ret = parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD); break;
+        case M_QCC: ret = parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
+        case M_RGN: ret = parse_rgn(&seg, s, t->comps); break;
         case M_POC:
             /* A tile's POC replaces the main header's (A.6.6). */
             if (!t->own_poc) {
