@@ -282,6 +282,17 @@ unsupported() {
 }
 unsupported two_components two.raw -n 3 -F 40,30,2,8,u@1x1:1x1
 unsupported subsampling odd.raw -n 3 -F 40,30,3,8,u@1x1:2x1:1x2
+# 65535 tiles of one pixel and 32 levels in 177 bytes (one tile-part, no packets):
+# 2.2 million resolutions of tile-components, past the decoder's budget
+# (J2K_MAX_TILE_RESOLUTIONS): refused before their gigabytes are allocated.
+perl -e 'sub seg { pack("nn", $_[0], length($_[1]) + 2) . $_[1] }
+         print pack("n", 0xFF4F),
+               seg(0xFF51, pack("nN8n", 0, 255, 257, 0, 0, 1, 1, 0, 0, 1) . pack("C3", 7, 1, 1)),
+               seg(0xFF52, pack("C9", 0, 0, 0, 1, 0, 32, 4, 4, 0) . pack("C", 1)),
+               seg(0xFF5C, pack("C*", 0x40, (0x40) x 97)),
+               seg(0xFF90, pack("nNCC", 0, 14, 0, 1)), pack("n2", 0xFF93, 0xFFD9)' \
+    > "$out/unsupported_many_resolutions.j2k"
+echo unsupported_many_resolutions >> "$tests"
 
 # ------------------------------------------------------------------ components (PGX)
 # Raw planar components from the photo (tests/tools/raw_components.pl) whose

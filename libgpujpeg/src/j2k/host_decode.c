@@ -244,21 +244,34 @@ static int check_size(const gj_j2k_stream *s)
 static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layout *l, int *truncated,
                          const j2k_t2_watch *watch)
 {
-    int nb_tiles = s->tiles_x * s->tiles_y, ret, t;
+    int nb_tiles = s->tiles_x * s->tiles_y, missing = 0, ret = 0, t;
+    uint64_t resolutions = 0;
     j2k_tile_state *tiles;
 
-    if ((ret = j2k_tile_cache_get(&l->tile_cache, nb_tiles, &tiles)) < 0)
-        return ret;
-    for (t = 0; t < nb_tiles && ret >= 0; t++) {
+    for (t = 0; t < nb_tiles; t++) {
         if (!s->tiles[t].seen) {
             /* A truncated codestream: the tile decodes empty (mid-grey), as OpenJPEG's does. */
-            gj_log(GJ_LOG_WARNING, "codestream: tile %d has no tile-part", t);
-            *truncated = 1;
+            if (!missing++)
+                gj_log(GJ_LOG_WARNING, "codestream: tile %d has no tile-part", t);
             if ((ret = j2k_tile_defaults(s, &s->tiles[t])) < 0)
-                break;
+                return ret;
         }
+        for (int c = 0; c < s->nb_comps; c++)
+            resolutions += (uint64_t)s->tiles[t].comps[c].coding.levels + 1;
+    }
+    if (missing > 1)
+        gj_log(GJ_LOG_WARNING, "codestream: %d of %d tiles have no tile-part", missing, nb_tiles);
+    *truncated |= missing > 0;
+    if (resolutions > J2K_MAX_TILE_RESOLUTIONS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %llu resolutions of tile-components in all (at most %u)",
+                       (unsigned long long)resolutions, J2K_MAX_TILE_RESOLUTIONS);
+    if ((ret = j2k_tile_cache_get(&l->tile_cache, nb_tiles, &tiles)) < 0)
+        return ret;
+    /* A tile without a tile-part has no packets to read: its code-blocks stay empty. */
+    for (t = 0; t < nb_tiles && ret >= 0; t++) {
         if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0 ||
-            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch)) < 0)
+            (s->tiles[t].tile_parts_seen &&
+             (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch)) < 0))
             break;
         *truncated |= tiles[t].truncated;
     }

@@ -14,6 +14,16 @@
 
 enum j2k_orientation { J2K_LL = 0, J2K_HL = 1, J2K_LH = 2, J2K_HH = 3 };
 
+/*
+ * Every tile's structure is built at once, a few hundred bytes a resolution of each
+ * tile-component whatever the picture's size: a codestream of a few hundred bytes
+ * may declare 65535 tiles of 16384 components and 33 resolutions (terabytes). The
+ * decoder refuses more resolutions than this in all, about 1 GB of host memory; the
+ * Part 4 conformance codestreams need at most 5400, and 65535 tiles of three
+ * components and six levels 1.4 million.
+ */
+#define J2K_MAX_TILE_RESOLUTIONS (1u << 21)
+
 /* A coded segment of a code-block (its passes up to a termination, B.10.7). */
 typedef struct j2k_segment {
     uint32_t length;
