@@ -16,6 +16,7 @@
 #   layers_N_NAME   --layers N against opj_decompress -l N (the same)
 #   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
 #   *_dci2k/4k      the DCI 2K and 4K profiles (Rsiz 3, 4; 12 bits): also gpujpeg info's profile
+#   *_res_jp2       a JP2 resolution box: also gpujpeg info's sample aspect ratio
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   *_rgba          four components: rgba (PNG)
 #   components_*    streams no frame format holds (two components, four of 12 bits,
@@ -124,6 +125,12 @@ rm -f "$out/roi_gray.j2k"
 opj_decompress -i "$out/lossless_roi_planes.j2k" -o "$out/lossless_roi_planes_ref.pgm" > "$out/opj.log" 2>&1
 echo lossless_roi_planes >> "$tests"
 stream lossless file_jp2 photo.ppm
+# A resolution box (res: a capture resolution of 300 grid points a metre vertically
+# and 400 horizontally), which opj_compress does not write: gpujpeg info gives the
+# sample aspect ratio 3:4 (tests/j2k_check.sh); the picture is file_jp2's.
+perl "$(dirname "$0")/tools/jp2_res.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_res_jp2.jp2" 3 1 4 1 2 2
+cp "$out/lossless_file_jp2_ref.ppm" "$out/lossless_res_jp2_ref.ppm"
+echo lossless_res_jp2 >> "$tests"
 # A palette (pclr + cmap) around the gray stream, decoded through it by opj_decompress.
 perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/lossless_gray.j2k" "$out/lossless_palette_jp2.jp2"
 opj_decompress -i "$out/lossless_palette_jp2.jp2" -o "$out/lossless_palette_jp2_ref.ppm" > "$out/opj.log" 2>&1

@@ -54,6 +54,15 @@ case $case_name in
         fail "gpujpeg info: not rgb48le: $(grep 'native format' "$tmp/stdout.txt")"
     ;;
 esac
+# A JP2 file's resolution box (tests/gen_j2k_corpus.sh): gpujpeg info gives its ratio.
+case $case_name in
+*_res_jp2)
+    run_gpujpeg info "$(stream_of "$case_name")"
+    check_decoded
+    grep -q "^  sample aspect: *3:4 " "$tmp/stdout.txt" ||
+        fail "gpujpeg info: not the sample aspect ratio 3:4: $(grep aspect "$tmp/stdout.txt")"
+    ;;
+esac
 case $case_name in
 lossy_saturate*)
     # Past the optimistic fractions (tests/gen_j2k_corpus.sh): the decode says it went

@@ -191,6 +191,8 @@ static void print_j2k_info(const char *path, const gj_j2k_info *info)
            info->levels, info->mct ? ", component transform" : "");
     printf("  layers:            %d\n", info->layers);
     printf("  native format:     %s\n", gj_pixel_format_describe(info->native_format)->name);
+    if (info->sar_num)
+        printf("  sample aspect:     %d:%d (JP2 res box)\n", info->sar_num, info->sar_den);
 }
 
 static int describe_files(char **paths, int n)

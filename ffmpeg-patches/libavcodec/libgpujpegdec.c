@@ -30,6 +30,7 @@ typedef struct GJQueued {
     int             probed;         ///< probe_j2k()'s result: < 0, the packet's frame is that error
     int             width, height;
     enum AVPixelFormat sw;
+    AVRational      sar;            ///< a JP2 file's resolution box's, else 0/0
 } GJQueued;
 
 typedef struct GJDecoderContext {
@@ -174,12 +175,13 @@ static int probe_jpeg(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h
 }
 
 /*
- * The JPEG 2000 picture's size at avctx->lowres and its format as the native
- * jpeg2000 decoder reports it: plain (not full-range) YUV, and XYZ for the
- * digital cinema profiles (12-bit X'Y'Z' samples, as RGB48's layout holds them).
+ * The JPEG 2000 picture's size at avctx->lowres, its format as the native
+ * jpeg2000 decoder reports it (plain, not full-range, YUV, and XYZ for the
+ * digital cinema profiles: 12-bit X'Y'Z' samples, as RGB48's layout holds them)
+ * and the sample aspect ratio of a JP2 file's resolution box.
  */
 static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
-                     enum AVPixelFormat *sw)
+                     enum AVPixelFormat *sw, AVRational *sar)
 {
     gj_j2k_info info;
     int ret;
@@ -203,6 +205,7 @@ static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
         (info.profile == AV_PROFILE_JPEG2000_DCINEMA_2K || info.profile == AV_PROFILE_JPEG2000_DCINEMA_4K))
         *sw = AV_PIX_FMT_XYZ12LE;
     avctx->profile = info.profile;
+    *sar = (AVRational){ info.sar_num, info.sar_den };
     return 0;
 }
 
@@ -255,7 +258,7 @@ static int take_packet(AVCodecContext *avctx)
 
     if ((ret = ff_decode_get_packet(avctx, q->pkt)) < 0)
         return ret;
-    q->probed = probe_j2k(avctx, q->pkt, &q->width, &q->height, &q->sw);
+    q->probed = probe_j2k(avctx, q->pkt, &q->width, &q->height, &q->sw, &q->sar);
     ctx->nb_queued++;
     return 0;
 }
@@ -285,6 +288,9 @@ static int decode_batch(AVCodecContext *avctx, int n)
         return ff_gpujpeg_error(avctx, ret, "lowres");
     for (int i = 0; i < n; i++) {
         pkts[i] = ctx->queue[i].pkt;
+        /* as the native decoder: a picture's ratio stays for the pictures without one */
+        if (ctx->queue[i].sar.num)
+            avctx->sample_aspect_ratio = ctx->queue[i].sar;
         if ((ret = ff_get_buffer(avctx, ctx->frames[i], 0)) < 0 ||
             (ret = ff_decode_frame_props_from_pkt(avctx, ctx->frames[i], pkts[i])) < 0)
             return ret;

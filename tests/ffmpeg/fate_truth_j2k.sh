@@ -2,7 +2,8 @@
 # Checks that the references of tests/fate/gpujpeg_j2k.mak are true for the
 # lossless inputs: jpeg2000_gpujpeg's output equals FFmpeg's native jpeg2000
 # decoder's byte for byte (a lossless decode has one right answer), in the
-# same pixel format, on software frames and, for planar YUV, hardware frames.
+# same pixel format, on software frames and, for planar YUV, hardware frames,
+# and so does the sample aspect ratio.
 # Prints PASS/FAIL ffmpeg/PATH-CLIP lines like fate_truth.sh.
 #
 #   fate_truth_j2k.sh FFMPEG CLIP HWACCEL(opencl|cuda) GPU_DEVICE
@@ -39,3 +40,13 @@ case $fmt in
     yuv4*) check hw -hwaccel "$hwaccel" -hwaccel_output_format "$hwaccel" -c:v jpeg2000_gpujpeg -i "$clip" \
                -vf "hwdownload,format=$fmt" ;;
 esac
+
+# the stream's sample aspect ratio (a JP2 file's resolution box) as the native decoder's
+sar() { ff "$@" -f framecrc - | sed -n 's/^#sar 0: //p'; }
+native_sar=$(sar -c:v jpeg2000 -i "$clip")
+ours_sar=$(sar -c:v jpeg2000_gpujpeg -gpu_device "$device" -i "$clip")
+if [ -n "$ours_sar" ] && [ "$ours_sar" = "$native_sar" ]; then
+    echo "PASS ffmpeg/sar-$name ($ours_sar, as the native decoder's)"
+else
+    echo "FAIL ffmpeg/sar-$name: '$ours_sar', the native decoder's '$native_sar'"
+fi

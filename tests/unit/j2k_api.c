@@ -43,6 +43,32 @@ static void check_errors(gj_j2k_decoder *dec, const uint8_t *data, size_t size)
     gj_frame_unref(&truncated);
 }
 
+/* A JP2 file's resolution box gives the sample aspect ratio (3:4 in the corpus's), its absence 0/0. */
+static void check_aspect(const char *corpus)
+{
+    static const struct { const char *name; int num, den; } files[] = {
+        { "lossless_res_jp2.jp2", 3, 4 }, { "lossless_file_jp2.jp2", 0, 0 }, { "lossless_rgb.j2k", 0, 0 },
+    };
+
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[1024];
+        gj_j2k_info info;
+        size_t size;
+        uint8_t *data;
+        int ret;
+
+        snprintf(path, sizeof(path), "%s/%s", corpus, files[i].name);
+        if (!(data = unit_read_file(path, 0, &size))) {
+            CHECK(0, "%s: cannot read", path);
+            continue;
+        }
+        ret = gj_j2k_read_info(data, size, &info);
+        CHECK(ret == 0 && info.sar_num == files[i].num && info.sar_den == files[i].den,
+              "%s: read_info %d, sample aspect ratio %d:%d", files[i].name, ret, info.sar_num, info.sar_den);
+        free(data);
+    }
+}
+
 /* One stream through every memory path. */
 static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
 {
@@ -235,6 +261,7 @@ int main(void)
     gj_j2k_decoder_create(&dec, dev);
     check_errors(dec, data, size);
     free(data);
+    check_aspect(corpus);
     for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", corpus, streams[i]);
         check_paths(dev, dec, path);

@@ -1,7 +1,8 @@
 # libgpujpeg's JPEG 2000 decoder, jpeg2000_gpujpeg: software frames (j2k-*),
 # hardware frames downloaded by hwdownload (j2k-hw-*), reduced resolution
-# (j2k-lowres), digital cinema X'Y'Z' (j2k-dci), size changes (j2k-mix) and batches
-# of pictures decoded together (j2k-batch-*). The inputs are generated
+# (j2k-lowres), digital cinema X'Y'Z' (j2k-dci), size changes (j2k-mix), a JP2
+# resolution box's sample aspect ratio (j2k-opj_res) and batches of pictures
+# decoded together (j2k-batch-*). The inputs are generated
 # (gpujpeg_j2k_inputs.sh: FFmpeg's jpeg2000 encoder and opj_compress); lossless
 # references equal the native jpeg2000 decoder's, and libgpujpeg's own tests
 # hold the decoder to opj_decompress. Included by gpujpeg.mak; the device and
@@ -25,6 +26,7 @@ $(eval $(call GPUJPEG_J2K_TEST,ff_yuv422,ff_yuv422.avi))
 $(eval $(call GPUJPEG_J2K_TEST,opj_tiles,opj_tiles-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_TEST,opj_jp2,opj_jp2-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_TEST,opj_layers,opj_layers-%03d.j2k))
+$(eval $(call GPUJPEG_J2K_TEST,opj_res,res-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_TEST,dci,dci-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_TEST,damaged,dmg-%03d.j2k))
 
@@ -49,6 +51,7 @@ $(eval $(call GPUJPEG_J2K_BATCH_TEST,ff_rgb_lossless,16,ff_rgb_lossless.mov))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,damaged,2,dmg-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,lowres,2,ff_rgb_lossless.mov,-lowres 1))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,mix,4,mix-%03d.j2k,,-noautoscale))
+$(eval $(call GPUJPEG_J2K_BATCH_TEST,opj_res,2,res-%03d.jp2))
 
 # hardware frames where the device's frames hold the format (planar YUV)
 FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-hw-ff_yuv420

@@ -2,9 +2,9 @@
 # Generates the inputs of tests/fate/gpujpeg_j2k.mak (nothing binary is committed):
 # JPEG 2000 clips of lavfi testsrc2 pictures from FFmpeg's jpeg2000 encoder in
 # MOV, AVI and MXF, codestreams and JP2 files from OpenJPEG's opj_compress
-# (libopenjp2-tools: tiles, precincts, progression orders, layers), a digital
-# cinema one (Rsiz 3: X'Y'Z'), a sequence with a truncated codestream and one whose
-# pictures change size.
+# (libopenjp2-tools: tiles, precincts, progression orders, layers, a resolution
+# box), a digital cinema one (Rsiz 3: X'Y'Z'), a sequence with a truncated
+# codestream and one whose pictures change size.
 #
 #   gpujpeg_j2k_inputs.sh FFMPEG OUTDIR
 set -eu
@@ -40,6 +40,24 @@ ffj2k ff_yuv422.avi       66x38   yuv422p   2 -pred 1
 opj_clip opj_tiles   200x120 2 j2k -t 64,64 -I -r 20,10 -p RPCL -c [64,64],[32,32]
 opj_clip opj_jp2     99x75   2 jp2 -n 4 -b 16,16 -p CPRL -SOP -EPH
 opj_clip opj_layers  128x96  2 j2k -r 40,20,10 -M 1 -p LRCP
+
+# A JP2 file's resolution box (res, T.800 I.5.3.7), which opj_compress does not
+# write: a capture resolution (resc) of 3 grid points a metre vertically and 4
+# horizontally, the frames' sample aspect ratio 3:4. with_res IN writes IN with that
+# box at the end of its JP2 Header box into $tmp/res.jp2 (opj_compress's JP2 files
+# start with the signature and ftyp boxes, 12 and 20 bytes).
+be32() { printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 >> 24 & 255)) $(($1 >> 16 & 255)) $(($1 >> 8 & 255)) $(($1 & 255)))"; }
+with_res() {
+    len=$(od -An -tu1 -j32 -N4 "$1" | awk '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
+    [ "$(dd if="$1" bs=1 skip=36 count=4 2> /dev/null)" = jp2h ] || { echo "$0: $1: no jp2h box at byte 32" >&2; exit 1; }
+    { head -c 32 "$1"; be32 $((len + 26)); tail -c +37 "$1" | head -c $((len - 4))
+      printf '\000\000\000\032res \000\000\000\022resc\000\003\000\001\000\004\000\001\000\000'
+      tail -c +$((33 + len)) "$1"; } > "$tmp/res.jp2"
+}
+opj_clip res         64x48   2 jp2 -n 3
+for f in "$out"/res-*.jp2; do
+    with_res "$f" && mv "$tmp/res.jp2" "$f"
+done
 
 # Digital cinema: 12-bit RGB becomes X'Y'Z' once SIZ says Rsiz 3 (2K profile).
 ffj2k "dci-%03d.j2k" 96x64 gbrp12le 2 -pred 1 -format j2k -f image2

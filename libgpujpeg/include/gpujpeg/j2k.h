@@ -48,6 +48,10 @@ typedef struct gj_j2k_info {
     int jp2;                    /* the data is a JP2 file */
     /* The format the picture decodes to, or GJ_PIX_FMT_NONE when none fits. */
     enum gj_pixel_format native_format;
+    /* A JP2 file's sample aspect ratio, from its resolution box (res: the capture
+     * or display resolution it holds first, vertical over horizontal, as FFmpeg's
+     * jpeg2000 decoder reads it); 0/0 when unknown. */
+    int sar_num, sar_den;
 } gj_j2k_info;
 
 /*

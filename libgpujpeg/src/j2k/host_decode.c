@@ -406,6 +406,8 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     info->reversible = s.comps[0].coding.reversible;
     info->mct = s.cod.mct;
     info->jp2 = boxes.codestream != NULL;
+    info->sar_num = boxes.sar_num;
+    info->sar_den = boxes.sar_den;
     info->native_format = j2k_native_format(&s, &boxes, &why);
     j2k_stream_free(&s);
     j2k_jp2_free(&boxes);

@@ -128,6 +128,60 @@ static int parse_component_map(const uint8_t *b, size_t n, j2k_jp2 *jp2)
     return 0;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/*
+ * I.5.3.7: the Resolution box's first box, resc or resd: VRN, VRD, HRN, HRD (2 bytes
+ * each), VRE, HRE (signed bytes), grid points a metre VRN / VRD * 10^VRE vertically
+ * and HRN / HRD * 10^HRE horizontally. Their ratio, vertical over horizontal, is the
+ * samples' aspect ratio, as FFmpeg's native decoder reads it. Like that decoder, a
+ * box it cannot read (a zero term, or a ratio past 32-bit terms) is a warning and
+ * leaves the ratio unknown; the picture still decodes.
+ */
+static void parse_resolution(const uint8_t *b, size_t n, j2k_jp2 *jp2)
+{
+    uint32_t type;
+    uint64_t num, den, g;
+    int e;
+
+    if (n < 18)
+        return;
+    type = rd32(b + 4);
+    if (type != BOX('r', 'e', 's', 'c') && type != BOX('r', 'e', 's', 'd'))
+        return;
+    b += 8;
+    num = (uint64_t)(b[0] << 8 | b[1]) * (uint64_t)(b[6] << 8 | b[7]);     /* VRN * HRD */
+    den = (uint64_t)(b[4] << 8 | b[5]) * (uint64_t)(b[2] << 8 | b[3]);     /* HRN * VRD */
+    e = (int8_t)b[8] - (int8_t)b[9];
+    if (!num || !den || e > 9 || e < -9) {
+        gj_log(GJ_LOG_WARNING, "JP2: res box not read (a zero term, or 10^%d)", e);
+        return;
+    }
+    for (; e > 0; e--)
+        num *= 10;
+    for (; e < 0; e++)
+        den *= 10;
+    g = gcd64(num, den);
+    num /= g;
+    den /= g;
+    if (num > INT32_MAX || den > INT32_MAX) {
+        gj_log(GJ_LOG_WARNING, "JP2: res box's aspect ratio %llu:%llu not kept",
+               (unsigned long long)num, (unsigned long long)den);
+        return;
+    }
+    jp2->sar_num = (int)num;
+    jp2->sar_den = (int)den;
+}
+
 /* I.5.3: the JP2 Header box's contents. */
 static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
 {
@@ -174,8 +228,12 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
         case BOX('c', 'd', 'e', 'f'):
             jp2->has_cdef = 1;
             break;
+        case BOX('r', 'e', 's', ' '):
+            if (!jp2->sar_num)
+                parse_resolution(b, n, jp2);
+            break;
         default:
-            break;      /* res, uuid, ... */
+            break;      /* uuid, ... */
         }
     }
     if (!seen_ihdr)

@@ -25,6 +25,9 @@ typedef struct j2k_jp2 {
     int channel_component[J2K_JP2_MAX_CHANNELS];
     int channel_column[J2K_JP2_MAX_CHANNELS];   /* palette column, or -1 for the component itself */
     int has_cdef;
+    /* res (I.5.3.7): its first box, capture (resc) or default display (resd)
+     * resolution, as the samples' aspect ratio (0/0 without one) */
+    int sar_num, sar_den;
 } j2k_jp2;
 
 /* Whether data starts with the JP2 signature box (I.5.1). */
