@@ -108,8 +108,10 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
     pb->ch = (int)(ceil_pow2(y1, band->cblk_h_exp) - pb->cblk_y0);
     if ((int64_t)ts->nb_cblks + (int64_t)pb->cw * pb->ch > (1 << 26))
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^26 code-blocks in tile %d", ts->index);
-    /* Geometric growth: a tile of many small precincts must not copy the table each time. */
-    if ((ret = J2K_GROW(ts->cblks, ts->nb_cblks, ts->cblks_capacity, (size_t)pb->cw * pb->ch)) < 0)
+    /* Geometric growth: a tile of many small precincts must not copy the table each time.
+     * From what the first precinct-band needs, not 64: a picture of 65535 small tiles
+     * keeps a table for each. */
+    if ((ret = J2K_RESERVE(ts->cblks, ts->cblks_capacity, (size_t)ts->nb_cblks + (size_t)pb->cw * pb->ch)) < 0)
         return ret;
     ts->nb_cblks += pb->cw * pb->ch;
     return 0;
