@@ -256,8 +256,7 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
             if ((ret = j2k_tile_defaults(s, &s->tiles[t])) < 0)
                 return ret;
         }
-        for (int c = 0; c < s->nb_comps; c++)
-            resolutions += (uint64_t)s->tiles[t].comps[c].coding.levels + 1;
+        resolutions += j2k_tile_resolutions(&s->tiles[t], s->nb_comps);
     }
     if (missing > 1)
         gj_log(GJ_LOG_WARNING, "codestream: %d of %d tiles have no tile-part", missing, nb_tiles);

@@ -271,6 +271,15 @@ static void clear_t2_state(j2k_tile_state *ts, size_t packets, int kept)
     ts->truncated = 0;
 }
 
+size_t j2k_tile_resolutions(const j2k_tile *t, int nb_comps)
+{
+    size_t n = 0;
+
+    for (int c = 0; c < nb_comps; c++)
+        n += (size_t)t->comps[c].coding.levels + 1;
+    return n;
+}
+
 int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
 {
     const j2k_tile *t = &s->tiles[index];
@@ -287,13 +296,10 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     ts->y0 = (int)((uint64_t)s->ty0 + (uint64_t)q * s->th > s->y0 ? s->ty0 + (uint64_t)q * s->th : s->y0);
     ts->x1 = (int)((uint64_t)s->tx0 + (uint64_t)(p + 1) * s->tw < s->x1 ? s->tx0 + (uint64_t)(p + 1) * s->tw : s->x1);
     ts->y1 = (int)((uint64_t)s->ty0 + (uint64_t)(q + 1) * s->th < s->y1 ? s->ty0 + (uint64_t)(q + 1) * s->th : s->y1);
-    for (c = 0; c < s->nb_comps; c++)
-        nb_res += (size_t)t->comps[c].coding.levels + 1;
     if ((ret = J2K_RESERVE(ts->comps, ts->comps_capacity, s->nb_comps)) < 0 ||
-        (ret = J2K_RESERVE(ts->resolutions, ts->resolutions_capacity, nb_res)) < 0)
+        (ret = J2K_RESERVE(ts->resolutions, ts->resolutions_capacity, j2k_tile_resolutions(t, s->nb_comps))) < 0)
         return ret;
     ts->nb_comps = s->nb_comps;
-    nb_res = 0;
     for (c = 0; c < s->nb_comps; c++) {
         const j2k_component *comp = &t->comps[c];
         j2k_tile_component *tc = &ts->comps[c];

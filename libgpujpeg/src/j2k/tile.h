@@ -136,6 +136,9 @@ typedef struct j2k_tile_state {
  */
 int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index);
 
+/* The resolutions of all of tile t's components (its parameters set): what its state holds. */
+size_t j2k_tile_resolutions(const j2k_tile *t, int nb_comps);
+
 /* The tiles' states of a decoder's pictures (j2k_layout.tile_cache). */
 typedef struct j2k_tile_cache j2k_tile_cache;
 
