@@ -112,6 +112,9 @@ stream lossless cblk_4x4 noise.ppm -b 4,4
 for m in 1 2 4 8 16 32 63; do
     stream lossless modes_$m photo.ppm -M $m -r 20,5,1
 done
+# Bypass segments split by layers: a packet of a later resolution follows the skipped
+# layers' packets, whose passes the segments must still count (RLCP).
+stream lossless layers_bypass photo.ppm -p RLCP -M 1 -r 40,5,5,1 -n 3
 stream lossless sop_eph photo.ppm -SOP -EPH -r 10,1
 stream lossless tile_parts photo.ppm -t 96,96 -n 3 -TP R -r 10,1
 stream lossless plt_tlm photo.ppm -PLT -TLM -t 160,128
@@ -183,6 +186,8 @@ part 1 lossy_rgb -r
 part 1 lossless_prog_LRCP -l
 part 2 lossless_prog_LRCP -l
 part 2 lossy_layers -l
+part 1 lossless_layers_bypass -l
+part 3 lossless_layers_bypass -l
 
 # ------------------------------------------------------------------ deep samples
 # 12-bit gray (PGX) and 16-bit RGB (PPM) made from the photo with perl (Essential in

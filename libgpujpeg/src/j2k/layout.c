@@ -49,17 +49,21 @@ static int add_data(j2k_layout *l, const j2k_tile_state *ts, const j2k_codeblock
         }
     }
     d->seg_first = (gj_u32)l->nb_segments;
-    for (int32_t s = cb->first_seg; s >= 0; s = ts->segs[s].next) {
+    /* The segments' passes count those of skipped layers and of a truncated tail (t2.c):
+     * only the received ones, cb->passes, go to T1. */
+    for (int32_t s = cb->first_seg, left = cb->passes; s >= 0 && left > 0; s = ts->segs[s].next) {
         const j2k_segment *seg = &ts->segs[s];
+        int passes = seg->passes < left ? seg->passes : left;
 
-        if (!seg->passes)
+        if (!passes)
             continue;
         if (seg->length >= (1u << 24))
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: a %u-byte code-block segment", seg->length);
         if ((ret = GROW(l, segments, nb_segments, segments_cap, 1)) < 0)
             return ret;
-        l->segments[l->nb_segments++] = (uint32_t)seg->passes << 24 | seg->length;
+        l->segments[l->nb_segments++] = (uint32_t)passes << 24 | seg->length;
         d->seg_count++;
+        left -= passes;
     }
     return 0;
 }

@@ -259,10 +259,10 @@ static int read_packet(packet_reader *pr, const packet_id *id, int layer)
             seg->length += len;
             cb->bytes += len;
         }
+        /* Skipped layers keep their passes in the segment: later packet headers split
+         * the passes into segments (bypass, termall) counting them. */
         if (keep)
             cb->passes += pd->passes;
-        else
-            seg->passes = (uint16_t)(seg->passes - pd->passes);
         pr->body_pos += len;
         if (ts->truncated)
             break;
