@@ -268,11 +268,28 @@ if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/
     "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:202 -pix_fmt yuv422p -c:v jpeg2000 -pred 1 \
         -frames 1 -f image2 "$out/ff422.j2k"
     "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p -c:v jpeg2000 -frames 1 -f image2 "$out/ff420.j2k"
+    # deep planar YUV (16-bit samples at their own bits, as FFmpeg's decoder stores them) and 4:1:0
+    # (opj_compress reads raw samples of more than 8 bits big-endian)
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:202 -pix_fmt yuv422p10le -f rawvideo "$out/yuv422p10.raw"
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p12le -f rawvideo "$out/yuv420p12.raw"
+    for f in yuv422p10 yuv420p12; do
+        perl -e 'local $/; print pack("n*", unpack("v*", <STDIN>))' < "$out/$f.raw" > "$out/${f}be.raw"
+    done
+    opj_compress -i "$out/yuv422p10be.raw" -o "$out/opj422p10.j2k" -F 316,202,3,10,u@1x1:2x1:2x1 \
+        -p CPRL > "$out/opj.log" 2>&1
+    opj_compress -i "$out/yuv420p12be.raw" -o "$out/opj420p12.j2k" -F 317,203,3,12,u@1x1:2x2:2x2 \
+        -t 96,64 -n 4 > "$out/opj.log" 2>&1
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:200 -pix_fmt yuv410p -c:v jpeg2000 -pred 1 \
+        -frames 1 -f image2 "$out/ff410.j2k"
     planar opj420 opj420.j2k yuv420p 317x203,159x102,159x102 0
     planar opj420_tiles opj420t.j2k yuv420p 317x203,159x102,159x102 0
     planar opj420_reduce1 opj420.j2k yuv420p 159x102,80x51,80x51 0 -lowres 1
     planar ffmpeg422 ff422.j2k yuv422p 316x202,158x202,158x202 0
     planar ffmpeg420_lossy ff420.j2k yuv420p 317x203,159x102,159x102 2
+    # 16-bit samples: compared byte for byte (lossless)
+    planar opj422p10 opj422p10.j2k yuv422p10le 632x202,316x202,316x202 0
+    planar opj420p12 opj420p12.j2k yuv420p12le 634x203,318x102,318x102 0
+    planar ffmpeg410 ff410.j2k yuv410p 316x200,79x50,79x50 0
 else
     echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
 fi

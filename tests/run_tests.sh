@@ -120,7 +120,8 @@ list_tests() {
             echo "ffmpeg $clip"
         done
         # the lossless JPEG 2000 inputs (fate_truth_j2k.sh)
-        for clip in ff_rgb_lossless.mov ff_gray12.mxf ff_yuv422.avi dci-%03d.j2k mix-%03d.j2k res-%03d.jp2; do
+        for clip in ff_rgb_lossless.mov ff_gray12.mxf ff_yuv422.avi ff_yuv422p10.mxf ff_yuv420p12.avi ff_yuv410.avi \
+                    dci-%03d.j2k mix-%03d.j2k res-%03d.jp2; do
             echo "ffmpeg $ffbuild/tests/data/gpujpeg-j2k/$clip"
         done
         echo "ffmpeg-enc $ffbuild/tests/data/gpujpeg-enc"

@@ -9,19 +9,26 @@
 /* Rows start on this boundary so kernels and SIMD copies see aligned rows, as FFmpeg's do. */
 #define LINESIZE_ALIGN 64
 
+#define DEEP_YUV(bits)                                                                   \
+    [GJ_PIX_FMT_YUV420P##bits] = { "yuv420p" #bits "le", 3, 1, 1, 2, bits },               \
+    [GJ_PIX_FMT_YUV422P##bits] = { "yuv422p" #bits "le", 3, 1, 0, 2, bits },               \
+    [GJ_PIX_FMT_YUV444P##bits] = { "yuv444p" #bits "le", 3, 0, 0, 2, bits }
+
 static const gj_pixel_format_desc format_descs[GJ_PIX_FMT_NB] = {
-    [GJ_PIX_FMT_GRAY8]    = { "gray",     1, 0, 0, 1 },
-    [GJ_PIX_FMT_YUVJ420P] = { "yuvj420p", 3, 1, 1, 1 },
-    [GJ_PIX_FMT_YUVJ422P] = { "yuvj422p", 3, 1, 0, 1 },
-    [GJ_PIX_FMT_YUVJ444P] = { "yuvj444p", 3, 0, 0, 1 },
-    [GJ_PIX_FMT_YUVJ440P] = { "yuvj440p", 3, 0, 1, 1 },
-    [GJ_PIX_FMT_YUVJ411P] = { "yuvj411p", 3, 2, 0, 1 },
-    [GJ_PIX_FMT_RGB24]    = { "rgb24",    1, 0, 0, 3 },
-    [GJ_PIX_FMT_RGBA]     = { "rgba",     1, 0, 0, 4 },
-    [GJ_PIX_FMT_BGRA]     = { "bgra",     1, 0, 0, 4 },
-    [GJ_PIX_FMT_GBRP]     = { "gbrp",     3, 0, 0, 1 },
-    [GJ_PIX_FMT_GRAY16]   = { "gray16le", 1, 0, 0, 2 },
-    [GJ_PIX_FMT_RGB48]    = { "rgb48le",  1, 0, 0, 6 },
+    [GJ_PIX_FMT_GRAY8]    = { "gray",     1, 0, 0, 1, 8 },
+    [GJ_PIX_FMT_YUVJ420P] = { "yuvj420p", 3, 1, 1, 1, 8 },
+    [GJ_PIX_FMT_YUVJ422P] = { "yuvj422p", 3, 1, 0, 1, 8 },
+    [GJ_PIX_FMT_YUVJ444P] = { "yuvj444p", 3, 0, 0, 1, 8 },
+    [GJ_PIX_FMT_YUVJ440P] = { "yuvj440p", 3, 0, 1, 1, 8 },
+    [GJ_PIX_FMT_YUVJ411P] = { "yuvj411p", 3, 2, 0, 1, 8 },
+    [GJ_PIX_FMT_RGB24]    = { "rgb24",    1, 0, 0, 3, 8 },
+    [GJ_PIX_FMT_RGBA]     = { "rgba",     1, 0, 0, 4, 8 },
+    [GJ_PIX_FMT_BGRA]     = { "bgra",     1, 0, 0, 4, 8 },
+    [GJ_PIX_FMT_GBRP]     = { "gbrp",     3, 0, 0, 1, 8 },
+    [GJ_PIX_FMT_GRAY16]   = { "gray16le", 1, 0, 0, 2, 16 },
+    [GJ_PIX_FMT_RGB48]    = { "rgb48le",  1, 0, 0, 6, 16 },
+    [GJ_PIX_FMT_YUV410P]  = { "yuv410p",  3, 2, 2, 1, 8 },
+    DEEP_YUV(9), DEEP_YUV(10), DEEP_YUV(12), DEEP_YUV(14), DEEP_YUV(16),
 };
 
 /* Owner of planes the library allocated. */
@@ -33,7 +40,7 @@ typedef struct frame_owner {
 
 const gj_pixel_format_desc *gj_pixel_format_describe(enum gj_pixel_format format)
 {
-    static const gj_pixel_format_desc none = { "none", 0, 0, 0, 0 };
+    static const gj_pixel_format_desc none = { "none", 0, 0, 0, 0, 0 };
 
     if (format < 0 || format >= GJ_PIX_FMT_NB)
         return &none;
@@ -85,8 +92,7 @@ static size_t layout_planes(gj_frame *frame)
         frame->offset[i] = 0;
     }
     for (i = 0; i < d->nb_planes; i++) {
-        size_t row = (size_t)gj_frame_plane_width(frame->format, i, frame->width) *
-                     (i == 0 ? d->bytes_per_pixel : 1);
+        size_t row = (size_t)gj_frame_plane_width(frame->format, i, frame->width) * (size_t)d->bytes_per_pixel;
         row = (row + LINESIZE_ALIGN - 1) & ~(size_t)(LINESIZE_ALIGN - 1);
         frame->linesize[i] = (int)row;
         frame->offset[i] = total;

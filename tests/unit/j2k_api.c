@@ -240,7 +240,8 @@ int main(void)
     const char *spec = getenv("GJ_TEST_DEVICE") ? getenv("GJ_TEST_DEVICE") : "opencl-cpu";
     const char *corpus = getenv("GJ_J2K_CORPUS") ? getenv("GJ_J2K_CORPUS") : "tests/j2k-corpus";
     static const char *const streams[] = { "lossless_rgb.j2k", "lossy_tiles.j2k", "planar_opj420.j2k",
-                                           "lossless_deep16.j2k", "lossless_file_jp2.jp2" };
+                                           "lossless_deep16.j2k", "lossless_file_jp2.jp2",
+                                           "planar_opj422p10.j2k" };
     char path[1024];
     gj_device *dev;
     gj_j2k_decoder *dec;

@@ -49,7 +49,7 @@ static size_t coefficient_bytes(const uint8_t *data, size_t size)
 static size_t row_bytes(const gj_frame *f, int p)
 {
     return (size_t)gj_frame_plane_width(f->format, p, f->width) *
-           (size_t)(p ? 1 : gj_pixel_format_describe(f->format)->bytes_per_pixel);
+           (size_t)gj_pixel_format_describe(f->format)->bytes_per_pixel;
 }
 
 static size_t plane_bytes(const gj_frame *f, int p)

@@ -29,6 +29,13 @@ typedef struct output_module {
     int components;
 } output_module;
 
+/* The deep planar YUV formats (9-16 bits), for modules' format lists. */
+#define GJ_DEEP_YUV_FORMATS                                                                  \
+    GJ_PIX_FMT_YUV420P9, GJ_PIX_FMT_YUV422P9, GJ_PIX_FMT_YUV444P9, GJ_PIX_FMT_YUV420P10,     \
+    GJ_PIX_FMT_YUV422P10, GJ_PIX_FMT_YUV444P10, GJ_PIX_FMT_YUV420P12, GJ_PIX_FMT_YUV422P12,  \
+    GJ_PIX_FMT_YUV444P12, GJ_PIX_FMT_YUV420P14, GJ_PIX_FMT_YUV422P14, GJ_PIX_FMT_YUV444P14,  \
+    GJ_PIX_FMT_YUV420P16, GJ_PIX_FMT_YUV422P16, GJ_PIX_FMT_YUV444P16
+
 extern const output_module output_ppm, output_pgm, output_pam;
 extern const output_module output_png, output_y4m, output_yuv, output_pgx;
 /* Accepts every format and writes nothing: decoding for timing. */

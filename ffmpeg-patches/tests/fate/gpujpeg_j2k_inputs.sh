@@ -36,6 +36,10 @@ ffj2k ff_rgb_lossless.mov 176x144 rgb24     3 -pred 1
 ffj2k ff_yuv420.avi       97x61   yuv420p   3
 ffj2k ff_gray12.mxf       64x48   gray12le  2 -pred 1
 ffj2k ff_yuv422.avi       66x38   yuv422p   2 -pred 1
+# deep planar YUV (broadcast contribution's 4:2:2 10-bit) and 4:1:0
+ffj2k ff_yuv422p10.mxf    66x38   yuv422p10le 2 -pred 1
+ffj2k ff_yuv420p12.avi    97x61   yuv420p12le 2 -pred 1
+ffj2k ff_yuv410.avi       68x36   yuv410p   2 -pred 1
 
 opj_clip opj_tiles   200x120 2 j2k -t 64,64 -I -r 20,10 -p RPCL -c [64,64],[32,32]
 opj_clip opj_jp2     99x75   2 jp2 -n 4 -b 16,16 -p CPRL -SOP -EPH

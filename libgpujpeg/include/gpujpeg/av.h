@@ -32,6 +32,22 @@ static inline enum AVPixelFormat gj_av_pixel_format(enum gj_pixel_format f)
     case GJ_PIX_FMT_GBRP:     return AV_PIX_FMT_GBRP;
     case GJ_PIX_FMT_GRAY16:   return AV_PIX_FMT_GRAY16LE;
     case GJ_PIX_FMT_RGB48:    return AV_PIX_FMT_RGB48LE;
+    case GJ_PIX_FMT_YUV410P:  return AV_PIX_FMT_YUV410P;
+    case GJ_PIX_FMT_YUV420P9:  return AV_PIX_FMT_YUV420P9LE;
+    case GJ_PIX_FMT_YUV422P9:  return AV_PIX_FMT_YUV422P9LE;
+    case GJ_PIX_FMT_YUV444P9:  return AV_PIX_FMT_YUV444P9LE;
+    case GJ_PIX_FMT_YUV420P10: return AV_PIX_FMT_YUV420P10LE;
+    case GJ_PIX_FMT_YUV422P10: return AV_PIX_FMT_YUV422P10LE;
+    case GJ_PIX_FMT_YUV444P10: return AV_PIX_FMT_YUV444P10LE;
+    case GJ_PIX_FMT_YUV420P12: return AV_PIX_FMT_YUV420P12LE;
+    case GJ_PIX_FMT_YUV422P12: return AV_PIX_FMT_YUV422P12LE;
+    case GJ_PIX_FMT_YUV444P12: return AV_PIX_FMT_YUV444P12LE;
+    case GJ_PIX_FMT_YUV420P14: return AV_PIX_FMT_YUV420P14LE;
+    case GJ_PIX_FMT_YUV422P14: return AV_PIX_FMT_YUV422P14LE;
+    case GJ_PIX_FMT_YUV444P14: return AV_PIX_FMT_YUV444P14LE;
+    case GJ_PIX_FMT_YUV420P16: return AV_PIX_FMT_YUV420P16LE;
+    case GJ_PIX_FMT_YUV422P16: return AV_PIX_FMT_YUV422P16LE;
+    case GJ_PIX_FMT_YUV444P16: return AV_PIX_FMT_YUV444P16LE;
     default:                  return AV_PIX_FMT_NONE;
     }
 }
@@ -59,6 +75,22 @@ static inline enum gj_pixel_format gj_from_av_pixel_format(enum AVPixelFormat f)
     case AV_PIX_FMT_RGB48LE:  return GJ_PIX_FMT_RGB48;
     /* 12-bit X'Y'Z' in the top bits of 16: RGB48's layout (JPEG 2000 digital cinema) */
     case AV_PIX_FMT_XYZ12LE:  return GJ_PIX_FMT_RGB48;
+    case AV_PIX_FMT_YUV410P:  return GJ_PIX_FMT_YUV410P;
+    case AV_PIX_FMT_YUV420P9LE:  return GJ_PIX_FMT_YUV420P9;
+    case AV_PIX_FMT_YUV422P9LE:  return GJ_PIX_FMT_YUV422P9;
+    case AV_PIX_FMT_YUV444P9LE:  return GJ_PIX_FMT_YUV444P9;
+    case AV_PIX_FMT_YUV420P10LE: return GJ_PIX_FMT_YUV420P10;
+    case AV_PIX_FMT_YUV422P10LE: return GJ_PIX_FMT_YUV422P10;
+    case AV_PIX_FMT_YUV444P10LE: return GJ_PIX_FMT_YUV444P10;
+    case AV_PIX_FMT_YUV420P12LE: return GJ_PIX_FMT_YUV420P12;
+    case AV_PIX_FMT_YUV422P12LE: return GJ_PIX_FMT_YUV422P12;
+    case AV_PIX_FMT_YUV444P12LE: return GJ_PIX_FMT_YUV444P12;
+    case AV_PIX_FMT_YUV420P14LE: return GJ_PIX_FMT_YUV420P14;
+    case AV_PIX_FMT_YUV422P14LE: return GJ_PIX_FMT_YUV422P14;
+    case AV_PIX_FMT_YUV444P14LE: return GJ_PIX_FMT_YUV444P14;
+    case AV_PIX_FMT_YUV420P16LE: return GJ_PIX_FMT_YUV420P16;
+    case AV_PIX_FMT_YUV422P16LE: return GJ_PIX_FMT_YUV422P16;
+    case AV_PIX_FMT_YUV444P16LE: return GJ_PIX_FMT_YUV444P16;
     default:                  return GJ_PIX_FMT_NONE;
     }
 }

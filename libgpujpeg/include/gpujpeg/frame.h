@@ -32,6 +32,24 @@ enum gj_pixel_format {
     GJ_PIX_FMT_GBRP,        /* AV_PIX_FMT_GBRP: planar RGB (Adobe RGB JPEGs, native) */
     GJ_PIX_FMT_GRAY16,      /* AV_PIX_FMT_GRAY16LE: samples of 9-16 bits, most significant bit aligned */
     GJ_PIX_FMT_RGB48,       /* AV_PIX_FMT_RGB48LE: the same, three channels */
+    GJ_PIX_FMT_YUV410P,     /* AV_PIX_FMT_YUV410P: 4x4 chroma */
+    /* Planar YUV of 9-16 bits, AV_PIX_FMT_YUV420P10LE and the like: 16-bit samples,
+     * least significant bit aligned (as FFmpeg's decoders store them). */
+    GJ_PIX_FMT_YUV420P9,
+    GJ_PIX_FMT_YUV422P9,
+    GJ_PIX_FMT_YUV444P9,
+    GJ_PIX_FMT_YUV420P10,
+    GJ_PIX_FMT_YUV422P10,
+    GJ_PIX_FMT_YUV444P10,
+    GJ_PIX_FMT_YUV420P12,
+    GJ_PIX_FMT_YUV422P12,
+    GJ_PIX_FMT_YUV444P12,
+    GJ_PIX_FMT_YUV420P14,
+    GJ_PIX_FMT_YUV422P14,
+    GJ_PIX_FMT_YUV444P14,
+    GJ_PIX_FMT_YUV420P16,
+    GJ_PIX_FMT_YUV422P16,
+    GJ_PIX_FMT_YUV444P16,
     GJ_PIX_FMT_NB
 };
 
@@ -63,7 +81,8 @@ typedef struct gj_pixel_format_desc {
     int nb_planes;
     int log2_chroma_w;
     int log2_chroma_h;
-    int bytes_per_pixel;      /* of plane 0 */
+    int bytes_per_pixel;      /* of plane 0; a planar format's samples, in every plane */
+    int bits_per_sample;      /* the samples' bits: 8, 16 (gray16le, rgb48le), 9-16 (deep planar YUV) */
 } gj_pixel_format_desc;
 
 GJ_API const gj_pixel_format_desc *gj_pixel_format_describe(enum gj_pixel_format format);

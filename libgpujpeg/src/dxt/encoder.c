@@ -106,7 +106,7 @@ static size_t plane_row_bytes(const gj_frame *in, int i)
 {
     const gj_pixel_format_desc *d = gj_pixel_format_describe(in->format);
 
-    return (size_t)gj_frame_plane_width(in->format, i, in->width) * (i == 0 ? (size_t)d->bytes_per_pixel : 1);
+    return (size_t)gj_frame_plane_width(in->format, i, in->width) * (size_t)d->bytes_per_pixel;
 }
 
 /* Host frame: its planes packed row after row into one upload. */

@@ -72,7 +72,7 @@ static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
         enum gj_pixel_format format;
     } formats[] = {
         { 2, 2, GJ_PIX_FMT_YUVJ420P }, { 2, 1, GJ_PIX_FMT_YUVJ422P },
-        { 1, 2, GJ_PIX_FMT_YUVJ440P }, { 4, 1, GJ_PIX_FMT_YUVJ411P },
+        { 1, 2, GJ_PIX_FMT_YUVJ440P }, { 4, 1, GJ_PIX_FMT_YUVJ411P }, { 4, 4, GJ_PIX_FMT_YUV410P },
     };
     const j2k_component *c = s->comps;
 
@@ -85,12 +85,32 @@ static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
 }
 
 /*
+ * The deep planar format FFmpeg's decoder picks for 8-bit `planar` and components of
+ * up to `precision` bits: the first of 9, 10, 12, 14 and 16 bits that holds them, in
+ * 4:2:0 and 4:2:2 (it has none of 4:4:0, 4:1:1 or 4:1:0).
+ */
+static enum gj_pixel_format deep_planar_format(enum gj_pixel_format planar, int precision)
+{
+    static const enum gj_pixel_format yuv420[] = { GJ_PIX_FMT_YUV420P9, GJ_PIX_FMT_YUV420P10, GJ_PIX_FMT_YUV420P12,
+                                                   GJ_PIX_FMT_YUV420P14, GJ_PIX_FMT_YUV420P16 };
+    static const enum gj_pixel_format yuv422[] = { GJ_PIX_FMT_YUV422P9, GJ_PIX_FMT_YUV422P10, GJ_PIX_FMT_YUV422P12,
+                                                   GJ_PIX_FMT_YUV422P14, GJ_PIX_FMT_YUV422P16 };
+    const enum gj_pixel_format *formats = planar == GJ_PIX_FMT_YUVJ420P ? yuv420 :
+                                          planar == GJ_PIX_FMT_YUVJ422P ? yuv422 : NULL;
+
+    for (int i = 0; formats && i < 5; i++)
+        if (gj_pixel_format_describe(formats[i])->bits_per_sample >= precision)
+            return formats[i];
+    return GJ_PIX_FMT_NONE;
+}
+
+/*
  * Signed samples are offset by 2^(precision - 1) into the unsigned range, as FFmpeg's
  * decoder stores them (the DC level shift of G.1.2 applied to every component).
  */
 enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why)
 {
-    int nc = s->nb_comps > 4 ? 4 : s->nb_comps, deep = 0, same_size = 1;
+    int nc = s->nb_comps > 4 ? 4 : s->nb_comps, deep = 0, same_size = 1, precision = 0;
 
     if (boxes && boxes->nb_channels)
         return mapped_format(s, boxes, why);
@@ -101,6 +121,7 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
             return GJ_PIX_FMT_NONE;
         }
         deep |= s->comps[c].precision > 8;
+        precision = s->comps[c].precision > precision ? s->comps[c].precision : precision;
         same_size &= s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy;
     }
     if (s->nb_comps == 1)
@@ -111,9 +132,12 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
         return GJ_PIX_FMT_RGBA;
     if (s->nb_comps == 3 && !deep && planar_format(s) != GJ_PIX_FMT_NONE)
         return planar_format(s);
+    if (s->nb_comps == 3 && deep && deep_planar_format(planar_format(s), precision) != GJ_PIX_FMT_NONE)
+        return deep_planar_format(planar_format(s), precision);
     *why = s->nb_comps == 2 ? "two components" : s->nb_comps > 4 ? "more than four components" :
            s->nb_comps == 4 ? (deep ? "four components of more than 8 bits" : "four components of different sizes") :
-           deep ? "subsampled components of more than 8 bits" : "components subsampled unlike any planar format";
+           deep ? "components of more than 8 bits subsampled unlike 4:2:0 and 4:2:2" :
+                  "components subsampled unlike any planar format";
     return GJ_PIX_FMT_NONE;
 }
 
@@ -283,8 +307,11 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
 static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_layout *l)
 {
     gj_j2k_out_params *o = &l->out;
-    /* Samples are aligned to the most significant bit of the output's 8 or 16 bits. */
-    int deep = l->native_format == GJ_PIX_FMT_GRAY16 || l->native_format == GJ_PIX_FMT_RGB48;
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(l->native_format);
+    /* Samples are aligned to the most significant bit of the output's 8 or 16 bits, but
+     * in deep planar YUV, which holds them at the widest component's bits (as FFmpeg's
+     * decoder: an 11-bit picture in yuv420p12le keeps 11-bit values). */
+    int deep = d->bytes_per_pixel == 2 || d->bytes_per_pixel == 6, top = deep ? 16 : 8;
 
     memset(o, 0, sizeof(*o));
     o->nb_comps = (gj_u32)(s->nb_comps > GJ_J2K_MAX_OUT_COMPS ? GJ_J2K_MAX_OUT_COMPS : s->nb_comps);
@@ -294,14 +321,18 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
         if (s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy)
             o->read_mask |= 1u << c;
     }
+    if (deep && d->nb_planes == 3) {
+        top = 0;
+        for (gj_u32 c = 0; c < o->nb_comps; c++)
+            top = s->comps[c].precision > top ? s->comps[c].precision : top;
+    }
     o->nb_channels = boxes->nb_channels ? (gj_u32)boxes->nb_channels : o->nb_comps;
     for (gj_u32 c = 0; c < o->nb_channels; c++) {
         int col = boxes->nb_channels ? boxes->channel_column[c] : -1;
 
         o->channel_comp[c] = boxes->nb_channels ? (gj_u32)boxes->channel_component[c] : c;
         o->channel_column[c] = col >= 0 ? (gj_u32)col : GJ_J2K_DIRECT;
-        o->shift[c] = (gj_u32)((deep ? 16 : 8) - (col >= 0 ? boxes->palette_depth[col]
-                                                           : s->comps[o->channel_comp[c]].precision));
+        o->shift[c] = (gj_u32)(top - (col >= 0 ? boxes->palette_depth[col] : s->comps[o->channel_comp[c]].precision));
     }
     o->bytes_per_sample = deep ? 2 : 1;
     free(l->palette);
@@ -356,7 +387,7 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         warn_lost_transform(&s);
         if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
             for (int c = 0; c < 3 && ret >= 0; c++)
-                ret = add_plane(l, &s, c, reduce, l->out.shift[c], 1);
+                ret = add_plane(l, &s, c, reduce, l->out.shift[c], l->out.bytes_per_sample);
         }
     }
     if (ret >= 0 && (ret = check_size(&s)) >= 0 &&
