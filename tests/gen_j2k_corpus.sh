@@ -272,13 +272,20 @@ if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/
     # (opj_compress reads raw samples of more than 8 bits big-endian)
     "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:202 -pix_fmt yuv422p10le -f rawvideo "$out/yuv422p10.raw"
     "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv420p12le -f rawvideo "$out/yuv420p12.raw"
-    for f in yuv422p10 yuv420p12; do
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv444p -f rawvideo "$out/yuv444.raw"
+    "$ffmpeg" -v error -y -i "$out/photo.ppm" -pix_fmt yuv444p12le -f rawvideo "$out/yuv444p12.raw"
+    for f in yuv422p10 yuv420p12 yuv444p12; do
         perl -e 'local $/; print pack("n*", unpack("v*", <STDIN>))' < "$out/$f.raw" > "$out/${f}be.raw"
     done
     opj_compress -i "$out/yuv422p10be.raw" -o "$out/opj422p10.j2k" -F 316,202,3,10,u@1x1:2x1:2x1 \
         -p CPRL > "$out/opj.log" 2>&1
     opj_compress -i "$out/yuv420p12be.raw" -o "$out/opj420p12.j2k" -F 317,203,3,12,u@1x1:2x2:2x2 \
         -t 96,64 -n 4 > "$out/opj.log" 2>&1
+    # JP2 files whose colr box says sYCC (opj_compress -mct 0 of raw components): planar 4:4:4
+    opj_compress -i "$out/yuv444.raw" -o "$out/opj_sycc.jp2" -F 317,203,3,8,u@1x1:1x1:1x1 -mct 0 \
+        > "$out/opj.log" 2>&1
+    opj_compress -i "$out/yuv444p12be.raw" -o "$out/opj_sycc12.jp2" -F 317,203,3,12,u@1x1:1x1:1x1 -mct 0 \
+        -n 4 > "$out/opj.log" 2>&1
     "$ffmpeg" -v error -y -i "$out/photo.ppm" -vf crop=316:200 -pix_fmt yuv410p -c:v jpeg2000 -pred 1 \
         -frames 1 -f image2 "$out/ff410.j2k"
     planar opj420 opj420.j2k yuv420p 317x203,159x102,159x102 0
@@ -290,6 +297,8 @@ if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/
     planar opj422p10 opj422p10.j2k yuv422p10le 632x202,316x202,316x202 0
     planar opj420p12 opj420p12.j2k yuv420p12le 634x203,318x102,318x102 0
     planar ffmpeg410 ff410.j2k yuv410p 316x200,79x50,79x50 0
+    planar opj_sycc opj_sycc.jp2 yuv444p 317x203,317x203,317x203 0
+    planar opj_sycc12 opj_sycc12.jp2 yuv444p12le 634x203,634x203,634x203 0
 else
     echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
 fi

@@ -40,6 +40,9 @@ ffj2k ff_yuv422.avi       66x38   yuv422p   2 -pred 1
 ffj2k ff_yuv422p10.mxf    66x38   yuv422p10le 2 -pred 1
 ffj2k ff_yuv420p12.avi    97x61   yuv420p12le 2 -pred 1
 ffj2k ff_yuv410.avi       68x36   yuv410p   2 -pred 1
+# 4:4:4 YUV: the encoder's JP2 files say sYCC (colr), which decodes to planar YUV
+ffj2k ff_yuv444.avi       66x38   yuv444p   2 -pred 1
+ffj2k ff_yuv444p12.mov    64x48   yuv444p12le 2 -pred 1
 
 opj_clip opj_tiles   200x120 2 j2k -t 64,64 -I -r 20,10 -p RPCL -c [64,64],[32,32]
 opj_clip opj_jp2     99x75   2 jp2 -n 4 -b 16,16 -p CPRL -SOP -EPH

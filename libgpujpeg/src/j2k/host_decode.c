@@ -87,7 +87,7 @@ static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
 /*
  * The deep planar format FFmpeg's decoder picks for 8-bit `planar` and components of
  * up to `precision` bits: the first of 9, 10, 12, 14 and 16 bits that holds them, in
- * 4:2:0 and 4:2:2 (it has none of 4:4:0, 4:1:1 or 4:1:0).
+ * 4:2:0, 4:2:2 and 4:4:4 (it has none of 4:4:0, 4:1:1 or 4:1:0).
  */
 static enum gj_pixel_format deep_planar_format(enum gj_pixel_format planar, int precision)
 {
@@ -95,8 +95,11 @@ static enum gj_pixel_format deep_planar_format(enum gj_pixel_format planar, int 
                                                    GJ_PIX_FMT_YUV420P14, GJ_PIX_FMT_YUV420P16 };
     static const enum gj_pixel_format yuv422[] = { GJ_PIX_FMT_YUV422P9, GJ_PIX_FMT_YUV422P10, GJ_PIX_FMT_YUV422P12,
                                                    GJ_PIX_FMT_YUV422P14, GJ_PIX_FMT_YUV422P16 };
+    static const enum gj_pixel_format yuv444[] = { GJ_PIX_FMT_YUV444P9, GJ_PIX_FMT_YUV444P10, GJ_PIX_FMT_YUV444P12,
+                                                   GJ_PIX_FMT_YUV444P14, GJ_PIX_FMT_YUV444P16 };
     const enum gj_pixel_format *formats = planar == GJ_PIX_FMT_YUVJ420P ? yuv420 :
-                                          planar == GJ_PIX_FMT_YUVJ422P ? yuv422 : NULL;
+                                          planar == GJ_PIX_FMT_YUVJ422P ? yuv422 :
+                                          planar == GJ_PIX_FMT_YUVJ444P ? yuv444 : NULL;
 
     for (int i = 0; formats && i < 5; i++)
         if (gj_pixel_format_describe(formats[i])->bits_per_sample >= precision)
@@ -124,6 +127,10 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
         precision = s->comps[c].precision > precision ? s->comps[c].precision : precision;
         same_size &= s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy;
     }
+    /* A JP2 file's sYCC (colr 18) in three components of one size: planar YUV 4:4:4, as
+     * FFmpeg's decoder reports it, where no component transform makes them RGB first. */
+    if (boxes && boxes->colour_method == 1 && boxes->enum_cs == 18 && s->nb_comps == 3 && same_size && !s->cod.mct)
+        return deep ? deep_planar_format(GJ_PIX_FMT_YUVJ444P, precision) : GJ_PIX_FMT_YUVJ444P;
     if (s->nb_comps == 1)
         return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
     if (s->nb_comps == 3 && same_size)
