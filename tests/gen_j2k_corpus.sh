@@ -299,14 +299,25 @@ if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/
     planar ffmpeg410 ff410.j2k yuv410p 316x200,79x50,79x50 0
     planar opj_sycc opj_sycc.jp2 yuv444p 317x203,317x203,317x203 0
     planar opj_sycc12 opj_sycc12.jp2 yuv444p12le 634x203,634x203,634x203 0
+    # Gray with alpha (two components) and deep RGBA: packed ya8, ya16le (samples at their
+    # own bits, as FFmpeg's decoder stores them) and rgba64le, their one plane raw (.yuv)
+    for spec in ya8:8:1x1:1x1 ya16:12:1x1:1x1 rgba64:12:1x1:1x1:1x1:1x1; do
+        f=${spec%%:*} depth=$(echo "$spec" | cut -d: -f2) subs=$(echo "$spec" | cut -d: -f3-)
+        n=$(echo "$subs" | tr : '\n' | grep -c .)
+        perl "$(dirname "$0")/tools/raw_components.pl" "$out/photo.ppm" "$out/$f.raw" "$depth" $(echo "$subs" | tr : ' ')
+        opj_compress -i "$out/$f.raw" -o "$out/opj_$f.j2k" -F "317,203,$n,$depth,u@$subs" -n 4 > "$out/opj.log" 2>&1
+    done
+    planar opj_ya8 opj_ya8.j2k ya8 634x203 0
+    planar opj_ya16 opj_ya16.j2k ya16le 1268x203 0
+    planar opj_rgba64 opj_rgba64.j2k rgba64le 2536x203 0
 else
     echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
 fi
 
 # ------------------------------------------------------------------ unsupported
-# Two components (raw) and chroma subsampled two ways (raw).
+# Two components of different sizes (raw) and chroma subsampled two ways (raw).
 "$tools/make_image" --seed 6 noise 40 30 "$out/rgb40.ppm"
-head -c 2400 "$out/rgb40.ppm" > "$out/two.raw"
+head -c 1500 "$out/rgb40.ppm" > "$out/two.raw"
 head -c 2400 "$out/rgb40.ppm" > "$out/odd.raw"
 # unsupported NAME INPUT [opj_compress options]
 unsupported() {
@@ -318,7 +329,7 @@ unsupported() {
         echo "$0: opj_compress could not make $name: $(tail -n 1 "$out/opj.log")" >&2
     fi
 }
-unsupported two_components two.raw -n 3 -F 40,30,2,8,u@1x1:1x1
+unsupported two_components two.raw -n 3 -F 40,30,2,8,u@1x1:2x2
 unsupported subsampling odd.raw -n 3 -F 40,30,3,8,u@1x1:2x1:1x2
 # 65535 tiles of one pixel and 32 levels in 177 bytes (one tile-part, no packets):
 # 2.2 million resolutions of tile-components, past the decoder's budget

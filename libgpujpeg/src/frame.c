@@ -29,6 +29,9 @@ static const gj_pixel_format_desc format_descs[GJ_PIX_FMT_NB] = {
     [GJ_PIX_FMT_RGB48]    = { "rgb48le",  1, 0, 0, 6, 16 },
     [GJ_PIX_FMT_YUV410P]  = { "yuv410p",  3, 2, 2, 1, 8 },
     DEEP_YUV(9), DEEP_YUV(10), DEEP_YUV(12), DEEP_YUV(14), DEEP_YUV(16),
+    [GJ_PIX_FMT_YA8]      = { "ya8",      1, 0, 0, 2, 8 },
+    [GJ_PIX_FMT_YA16]     = { "ya16le",   1, 0, 0, 4, 16 },
+    [GJ_PIX_FMT_RGBA64]   = { "rgba64le", 1, 0, 0, 8, 16 },
 };
 
 /* Owner of planes the library allocated. */

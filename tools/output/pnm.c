@@ -1,7 +1,8 @@
 /*
  * gpujpeg tool: Netpbm writers. PPM (P6) and PGM (P5) hold rgb24 and gray8 as
  * they are, and rgb48/gray16 with MAXVAL 65535 (Netpbm's samples are big-endian);
- * PAM (P7) also holds RGBA, written in RGBA order whatever the frame's.
+ * PAM (P7) also holds RGBA, written in RGBA order whatever the frame's, gray with
+ * alpha, and their 16-bit forms (rgba64, ya16: MAXVAL 65535, as FFmpeg writes them).
  */
 #include <stdlib.h>
 
@@ -59,20 +60,24 @@ static int write_bgra_as_rgba(FILE *f, const gj_frame *frame)
 
 static int pam_write(FILE *f, const gj_frame *frame)
 {
-    int depth = frame->format == GJ_PIX_FMT_GRAY8 ? 1 : frame->format == GJ_PIX_FMT_RGB24 ? 3 : 4;
-    static const char *const tupltype[] = { [1] = "GRAYSCALE", [3] = "RGB", [4] = "RGB_ALPHA" };
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(frame->format);
+    int deep = d->bits_per_sample > 8, depth = d->bytes_per_pixel / (deep ? 2 : 1);
+    static const char *const tupltype[] = {
+        [1] = "GRAYSCALE", [2] = "GRAYSCALE_ALPHA", [3] = "RGB", [4] = "RGB_ALPHA"
+    };
 
-    fprintf(f, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH %d\nMAXVAL 255\nTUPLTYPE %s\nENDHDR\n",
-            frame->width, frame->height, depth, tupltype[depth]);
+    fprintf(f, "P7\nWIDTH %d\nHEIGHT %d\nDEPTH %d\nMAXVAL %d\nTUPLTYPE %s\nENDHDR\n",
+            frame->width, frame->height, depth, deep ? 65535 : 255, tupltype[depth]);
     if (frame->format == GJ_PIX_FMT_BGRA)
         return write_bgra_as_rgba(f, frame);
-    return output_write_planes(f, frame);
+    return deep ? write_swapped_16(f, frame) : output_write_planes(f, frame);
 }
 
 static const enum gj_pixel_format ppm_formats[] = { GJ_PIX_FMT_RGB24, GJ_PIX_FMT_RGB48, GJ_PIX_FMT_NONE };
 static const enum gj_pixel_format pgm_formats[] = { GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_GRAY16, GJ_PIX_FMT_NONE };
 static const enum gj_pixel_format pam_formats[] = {
-    GJ_PIX_FMT_RGB24, GJ_PIX_FMT_RGBA, GJ_PIX_FMT_BGRA, GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_NONE
+    GJ_PIX_FMT_RGB24, GJ_PIX_FMT_RGBA, GJ_PIX_FMT_BGRA, GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_YA8,
+    GJ_PIX_FMT_YA16, GJ_PIX_FMT_RGBA64, GJ_PIX_FMT_RGB48, GJ_PIX_FMT_GRAY16, GJ_PIX_FMT_NONE
 };
 
 const output_module output_ppm = {

@@ -1,10 +1,11 @@
-/* gpujpeg tool: raw planar writer: the planes one after another, rows unpadded. */
+/* gpujpeg tool: raw writer: the planes one after another, rows unpadded (FFmpeg's
+ * rawvideo): planar formats, and the packed ones no other module writes as they are. */
 #include "output.h"
 
 static const enum gj_pixel_format yuv_formats[] = {
     GJ_PIX_FMT_YUVJ420P, GJ_PIX_FMT_YUVJ422P, GJ_PIX_FMT_YUVJ444P, GJ_PIX_FMT_YUVJ440P,
     GJ_PIX_FMT_YUVJ411P, GJ_PIX_FMT_GRAY8, GJ_PIX_FMT_GBRP, GJ_PIX_FMT_YUV410P, GJ_DEEP_YUV_FORMATS,
-    GJ_PIX_FMT_NONE
+    GJ_PIX_FMT_YA8, GJ_PIX_FMT_YA16, GJ_PIX_FMT_RGBA64, GJ_PIX_FMT_NONE
 };
 
 const output_module output_yuv = {

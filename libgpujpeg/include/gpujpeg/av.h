@@ -33,6 +33,9 @@ static inline enum AVPixelFormat gj_av_pixel_format(enum gj_pixel_format f)
     case GJ_PIX_FMT_GRAY16:   return AV_PIX_FMT_GRAY16LE;
     case GJ_PIX_FMT_RGB48:    return AV_PIX_FMT_RGB48LE;
     case GJ_PIX_FMT_YUV410P:  return AV_PIX_FMT_YUV410P;
+    case GJ_PIX_FMT_YA8:      return AV_PIX_FMT_YA8;
+    case GJ_PIX_FMT_YA16:     return AV_PIX_FMT_YA16LE;
+    case GJ_PIX_FMT_RGBA64:   return AV_PIX_FMT_RGBA64LE;
     case GJ_PIX_FMT_YUV420P9:  return AV_PIX_FMT_YUV420P9LE;
     case GJ_PIX_FMT_YUV422P9:  return AV_PIX_FMT_YUV422P9LE;
     case GJ_PIX_FMT_YUV444P9:  return AV_PIX_FMT_YUV444P9LE;
@@ -76,6 +79,9 @@ static inline enum gj_pixel_format gj_from_av_pixel_format(enum AVPixelFormat f)
     /* 12-bit X'Y'Z' in the top bits of 16: RGB48's layout (JPEG 2000 digital cinema) */
     case AV_PIX_FMT_XYZ12LE:  return GJ_PIX_FMT_RGB48;
     case AV_PIX_FMT_YUV410P:  return GJ_PIX_FMT_YUV410P;
+    case AV_PIX_FMT_YA8:      return GJ_PIX_FMT_YA8;
+    case AV_PIX_FMT_YA16LE:   return GJ_PIX_FMT_YA16;
+    case AV_PIX_FMT_RGBA64LE: return GJ_PIX_FMT_RGBA64;
     case AV_PIX_FMT_YUV420P9LE:  return GJ_PIX_FMT_YUV420P9;
     case AV_PIX_FMT_YUV422P9LE:  return GJ_PIX_FMT_YUV422P9;
     case AV_PIX_FMT_YUV444P9LE:  return GJ_PIX_FMT_YUV444P9;

@@ -50,6 +50,10 @@ enum gj_pixel_format {
     GJ_PIX_FMT_YUV420P16,
     GJ_PIX_FMT_YUV422P16,
     GJ_PIX_FMT_YUV444P16,
+    GJ_PIX_FMT_YA8,         /* AV_PIX_FMT_YA8: gray and alpha, interleaved */
+    GJ_PIX_FMT_YA16,        /* AV_PIX_FMT_YA16LE: the same of 9-16 bits, at their own bits (as FFmpeg's
+                             * JPEG 2000 decoder stores them) */
+    GJ_PIX_FMT_RGBA64,      /* AV_PIX_FMT_RGBA64LE: samples of 9-16 bits, most significant bit aligned */
     GJ_PIX_FMT_NB
 };
 

@@ -135,14 +135,16 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
         return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
     if (s->nb_comps == 3 && same_size)
         return deep ? GJ_PIX_FMT_RGB48 : GJ_PIX_FMT_RGB24;
-    if (s->nb_comps == 4 && same_size && !deep)
-        return GJ_PIX_FMT_RGBA;
+    if (s->nb_comps == 4 && same_size)
+        return deep ? GJ_PIX_FMT_RGBA64 : GJ_PIX_FMT_RGBA;
+    if (s->nb_comps == 2 && same_size)
+        return deep ? GJ_PIX_FMT_YA16 : GJ_PIX_FMT_YA8;
     if (s->nb_comps == 3 && !deep && planar_format(s) != GJ_PIX_FMT_NONE)
         return planar_format(s);
     if (s->nb_comps == 3 && deep && deep_planar_format(planar_format(s), precision) != GJ_PIX_FMT_NONE)
         return deep_planar_format(planar_format(s), precision);
-    *why = s->nb_comps == 2 ? "two components" : s->nb_comps > 4 ? "more than four components" :
-           s->nb_comps == 4 ? (deep ? "four components of more than 8 bits" : "four components of different sizes") :
+    *why = s->nb_comps == 2 ? "two components of different sizes" : s->nb_comps > 4 ? "more than four components" :
+           s->nb_comps == 4 ? "four components of different sizes" :
            deep ? "components of more than 8 bits subsampled unlike 4:2:0 and 4:2:2" :
                   "components subsampled unlike any planar format";
     return GJ_PIX_FMT_NONE;
@@ -316,9 +318,9 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
     gj_j2k_out_params *o = &l->out;
     const gj_pixel_format_desc *d = gj_pixel_format_describe(l->native_format);
     /* Samples are aligned to the most significant bit of the output's 8 or 16 bits, but
-     * in deep planar YUV, which holds them at the widest component's bits (as FFmpeg's
-     * decoder: an 11-bit picture in yuv420p12le keeps 11-bit values). */
-    int deep = d->bytes_per_pixel == 2 || d->bytes_per_pixel == 6, top = deep ? 16 : 8;
+     * in deep planar YUV and ya16le, which hold them at the widest component's bits (as
+     * FFmpeg's decoder: an 11-bit picture in yuv420p12le keeps 11-bit values). */
+    int deep = d->bits_per_sample > 8, top = deep ? 16 : 8;
 
     memset(o, 0, sizeof(*o));
     o->nb_comps = (gj_u32)(s->nb_comps > GJ_J2K_MAX_OUT_COMPS ? GJ_J2K_MAX_OUT_COMPS : s->nb_comps);
@@ -328,7 +330,7 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
         if (s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy)
             o->read_mask |= 1u << c;
     }
-    if (deep && d->nb_planes == 3) {
+    if (deep && (d->nb_planes == 3 || l->native_format == GJ_PIX_FMT_YA16)) {
         top = 0;
         for (gj_u32 c = 0; c < o->nb_comps; c++)
             top = s->comps[c].precision > top ? s->comps[c].precision : top;
