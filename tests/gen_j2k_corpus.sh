@@ -300,8 +300,10 @@ if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/
     planar opj_sycc opj_sycc.jp2 yuv444p 317x203,317x203,317x203 0
     planar opj_sycc12 opj_sycc12.jp2 yuv444p12le 634x203,634x203,634x203 0
     # Gray with alpha (two components) and deep RGBA: packed ya8, ya16le (samples at their
-    # own bits, as FFmpeg's decoder stores them) and rgba64le, their one plane raw (.yuv)
-    for spec in ya8:8:1x1:1x1 ya16:12:1x1:1x1 rgba64:12:1x1:1x1:1x1:1x1; do
+    # own bits, as FFmpeg's decoder stores them) and rgba64le, their one plane raw (.yuv);
+    # YUV with alpha: yuva420p, and yuva422p16le for 12 bits (FFmpeg has no 12-bit YUVA)
+    for spec in ya8:8:1x1:1x1 ya16:12:1x1:1x1 rgba64:12:1x1:1x1:1x1:1x1 yuva420:8:1x1:2x2:2x2:1x1 \
+        yuva422p12:12:1x1:2x1:2x1:1x1; do
         f=${spec%%:*} depth=$(echo "$spec" | cut -d: -f2) subs=$(echo "$spec" | cut -d: -f3-)
         n=$(echo "$subs" | tr : '\n' | grep -c .)
         perl "$(dirname "$0")/tools/raw_components.pl" "$out/photo.ppm" "$out/$f.raw" "$depth" $(echo "$subs" | tr : ' ')
@@ -310,6 +312,8 @@ if command -v "$ffmpeg" > /dev/null 2>&1 && "$ffmpeg" -hide_banner -encoders 2>/
     planar opj_ya8 opj_ya8.j2k ya8 634x203 0
     planar opj_ya16 opj_ya16.j2k ya16le 1268x203 0
     planar opj_rgba64 opj_rgba64.j2k rgba64le 2536x203 0
+    planar opj_yuva420 opj_yuva420.j2k yuva420p 317x203,159x102,159x102,317x203 0
+    planar opj_yuva422p12 opj_yuva422p12.j2k yuva422p16le 634x203,318x203,318x203,634x203 0
 else
     echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
 fi

@@ -14,6 +14,11 @@
     [GJ_PIX_FMT_YUV422P##bits] = { "yuv422p" #bits "le", 3, 1, 0, 2, bits },               \
     [GJ_PIX_FMT_YUV444P##bits] = { "yuv444p" #bits "le", 3, 0, 0, 2, bits }
 
+#define YUVA(bits, bytes, id, suffix)                                                          \
+    [GJ_PIX_FMT_YUVA420P##id] = { "yuva420p" suffix, 4, 1, 1, bytes, bits },                      \
+    [GJ_PIX_FMT_YUVA422P##id] = { "yuva422p" suffix, 4, 1, 0, bytes, bits },                      \
+    [GJ_PIX_FMT_YUVA444P##id] = { "yuva444p" suffix, 4, 0, 0, bytes, bits }
+
 static const gj_pixel_format_desc format_descs[GJ_PIX_FMT_NB] = {
     [GJ_PIX_FMT_GRAY8]    = { "gray",     1, 0, 0, 1, 8 },
     [GJ_PIX_FMT_YUVJ420P] = { "yuvj420p", 3, 1, 1, 1, 8 },
@@ -32,6 +37,7 @@ static const gj_pixel_format_desc format_descs[GJ_PIX_FMT_NB] = {
     [GJ_PIX_FMT_YA8]      = { "ya8",      1, 0, 0, 2, 8 },
     [GJ_PIX_FMT_YA16]     = { "ya16le",   1, 0, 0, 4, 16 },
     [GJ_PIX_FMT_RGBA64]   = { "rgba64le", 1, 0, 0, 8, 16 },
+    YUVA(8, 1, , ""), YUVA(9, 2, 9, "9le"), YUVA(10, 2, 10, "10le"), YUVA(16, 2, 16, "16le"),
 };
 
 /* Owner of planes the library allocated. */
@@ -67,7 +73,8 @@ int gj_frame_plane_width(enum gj_pixel_format format, int plane, int width)
 
     if (plane < 0 || plane >= d->nb_planes)
         return 0;
-    if (plane == 0 || d->nb_planes < 3 || format == GJ_PIX_FMT_GBRP)
+    /* plane 3: a YUVA format's alpha, full size */
+    if (plane == 0 || plane == 3 || d->nb_planes < 3 || format == GJ_PIX_FMT_GBRP)
         return width;
     return -((-width) >> d->log2_chroma_w);
 }
@@ -78,7 +85,7 @@ int gj_frame_plane_height(enum gj_pixel_format format, int plane, int height)
 
     if (plane < 0 || plane >= d->nb_planes)
         return 0;
-    if (plane == 0 || d->nb_planes < 3 || format == GJ_PIX_FMT_GBRP)
+    if (plane == 0 || plane == 3 || d->nb_planes < 3 || format == GJ_PIX_FMT_GBRP)
         return height;
     return -((-height) >> d->log2_chroma_h);
 }

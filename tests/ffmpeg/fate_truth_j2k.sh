@@ -36,9 +36,10 @@ check() {
 }
 
 check dec -c:v jpeg2000_gpujpeg -gpu_device "$device" -i "$clip"
-# (the 8-bit ones: deep planar YUV comes in software frames where FFmpeg's frames cannot hold it)
+# (the 8-bit ones, with alpha or not: deep planar YUV comes in software frames where FFmpeg's
+# frames cannot hold it)
 case $fmt in
-    yuv4??p) check hw -hwaccel "$hwaccel" -hwaccel_output_format "$hwaccel" -c:v jpeg2000_gpujpeg -i "$clip" \
+    yuv4??p | yuva4??p) check hw -hwaccel "$hwaccel" -hwaccel_output_format "$hwaccel" -c:v jpeg2000_gpujpeg -i "$clip" \
                -vf "hwdownload,format=$fmt" ;;
 esac
 

@@ -46,6 +46,10 @@ ffj2k ff_yuv444p12.mov    64x48   yuv444p12le 2 -pred 1
 # gray with alpha and 16-bit RGBA: packed ya8 and rgba64le
 ffj2k ff_ya8.avi          66x38   ya8       2 -pred 1
 ffj2k ff_rgba64.mov       64x48   rgba64le  2 -pred 1
+# YUV with alpha: planar, the alpha a fourth plane (yuva444p: a JP2 file that says sYCC)
+ffj2k ff_yuva420p.avi     66x38   yuva420p  2 -pred 1
+ffj2k ff_yuva422p10.mov   64x48   yuva422p10le 2 -pred 1
+ffj2k ff_yuva444p.mov     64x48   yuva444p  2 -pred 1
 
 opj_clip opj_tiles   200x120 2 j2k -t 64,64 -I -r 20,10 -p RPCL -c [64,64],[32,32]
 opj_clip opj_jp2     99x75   2 jp2 -n 4 -b 16,16 -p CPRL -SOP -EPH

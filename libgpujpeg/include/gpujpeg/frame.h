@@ -54,6 +54,20 @@ enum gj_pixel_format {
     GJ_PIX_FMT_YA16,        /* AV_PIX_FMT_YA16LE: the same of 9-16 bits, at their own bits (as FFmpeg's
                              * JPEG 2000 decoder stores them) */
     GJ_PIX_FMT_RGBA64,      /* AV_PIX_FMT_RGBA64LE: samples of 9-16 bits, most significant bit aligned */
+    /* Planar YUV with a full-size alpha plane (plane 3), AV_PIX_FMT_YUVA420P and the like;
+     * 9-16 bits as the deep planar YUV formats above. */
+    GJ_PIX_FMT_YUVA420P,
+    GJ_PIX_FMT_YUVA422P,
+    GJ_PIX_FMT_YUVA444P,
+    GJ_PIX_FMT_YUVA420P9,
+    GJ_PIX_FMT_YUVA422P9,
+    GJ_PIX_FMT_YUVA444P9,
+    GJ_PIX_FMT_YUVA420P10,
+    GJ_PIX_FMT_YUVA422P10,
+    GJ_PIX_FMT_YUVA444P10,
+    GJ_PIX_FMT_YUVA420P16,
+    GJ_PIX_FMT_YUVA422P16,
+    GJ_PIX_FMT_YUVA444P16,
     GJ_PIX_FMT_NB
 };
 

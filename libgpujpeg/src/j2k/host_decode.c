@@ -107,6 +107,23 @@ static enum gj_pixel_format deep_planar_format(enum gj_pixel_format planar, int 
     return GJ_PIX_FMT_NONE;
 }
 
+/* The same with an alpha plane: FFmpeg's decoder has 8, 9, 10 and 16 bits of them. */
+static enum gj_pixel_format alpha_planar_format(enum gj_pixel_format planar, int precision)
+{
+    static const enum gj_pixel_format yuva[3][4] = {
+        { GJ_PIX_FMT_YUVA420P, GJ_PIX_FMT_YUVA420P9, GJ_PIX_FMT_YUVA420P10, GJ_PIX_FMT_YUVA420P16 },
+        { GJ_PIX_FMT_YUVA422P, GJ_PIX_FMT_YUVA422P9, GJ_PIX_FMT_YUVA422P10, GJ_PIX_FMT_YUVA422P16 },
+        { GJ_PIX_FMT_YUVA444P, GJ_PIX_FMT_YUVA444P9, GJ_PIX_FMT_YUVA444P10, GJ_PIX_FMT_YUVA444P16 },
+    };
+    int k = planar == GJ_PIX_FMT_YUVJ420P ? 0 : planar == GJ_PIX_FMT_YUVJ422P ? 1 :
+            planar == GJ_PIX_FMT_YUVJ444P ? 2 : -1;
+
+    for (int i = 0; k >= 0 && i < 4; i++)
+        if (gj_pixel_format_describe(yuva[k][i])->bits_per_sample >= precision)
+            return yuva[k][i];
+    return GJ_PIX_FMT_NONE;
+}
+
 /*
  * Signed samples are offset by 2^(precision - 1) into the unsigned range, as FFmpeg's
  * decoder stores them (the DC level shift of G.1.2 applied to every component).
@@ -127,10 +144,13 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
         precision = s->comps[c].precision > precision ? s->comps[c].precision : precision;
         same_size &= s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy;
     }
-    /* A JP2 file's sYCC (colr 18) in three components of one size: planar YUV 4:4:4, as
-     * FFmpeg's decoder reports it, where no component transform makes them RGB first. */
-    if (boxes && boxes->colour_method == 1 && boxes->enum_cs == 18 && s->nb_comps == 3 && same_size && !s->cod.mct)
-        return deep ? deep_planar_format(GJ_PIX_FMT_YUVJ444P, precision) : GJ_PIX_FMT_YUVJ444P;
+    /* A JP2 file's sYCC (colr 18) in three or four components of one size: planar YUV
+     * 4:4:4, with alpha, as FFmpeg's decoder reports it, where no component transform
+     * makes them RGB first. */
+    if (boxes && boxes->colour_method == 1 && boxes->enum_cs == 18 && (s->nb_comps == 3 || s->nb_comps == 4) &&
+        same_size && !s->cod.mct)
+        return s->nb_comps == 4 ? alpha_planar_format(GJ_PIX_FMT_YUVJ444P, precision)
+               : deep ? deep_planar_format(GJ_PIX_FMT_YUVJ444P, precision) : GJ_PIX_FMT_YUVJ444P;
     if (s->nb_comps == 1)
         return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
     if (s->nb_comps == 3 && same_size)
@@ -143,8 +163,12 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
         return planar_format(s);
     if (s->nb_comps == 3 && deep && deep_planar_format(planar_format(s), precision) != GJ_PIX_FMT_NONE)
         return deep_planar_format(planar_format(s), precision);
+    /* subsampled chroma and a full-size alpha (component 3 of component 0's size) */
+    if (s->nb_comps == 4 && s->comps[3].dx == s->comps[0].dx && s->comps[3].dy == s->comps[0].dy &&
+        alpha_planar_format(planar_format(s), precision) != GJ_PIX_FMT_NONE)
+        return alpha_planar_format(planar_format(s), precision);
     *why = s->nb_comps == 2 ? "two components of different sizes" : s->nb_comps > 4 ? "more than four components" :
-           s->nb_comps == 4 ? "four components of different sizes" :
+           s->nb_comps == 4 ? "four components subsampled unlike YUV 4:2:0 or 4:2:2 with alpha" :
            deep ? "components of more than 8 bits subsampled unlike 4:2:0 and 4:2:2" :
                   "components subsampled unlike any planar format";
     return GJ_PIX_FMT_NONE;
@@ -153,7 +177,7 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
 /* The planes of a planar picture must have the sizes its format gives them (FFmpeg's AV_CEIL_RSHIFT). */
 static int check_planes(const j2k_layout *l)
 {
-    for (int c = 1; c < 3; c++) {
+    for (int c = 1; c < gj_pixel_format_describe(l->native_format)->nb_planes; c++) {
         int w = gj_frame_plane_width(l->native_format, c, l->out_width);
         int h = gj_frame_plane_height(l->native_format, c, l->out_height);
 
@@ -318,7 +342,7 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
     gj_j2k_out_params *o = &l->out;
     const gj_pixel_format_desc *d = gj_pixel_format_describe(l->native_format);
     /* Samples are aligned to the most significant bit of the output's 8 or 16 bits, but
-     * in deep planar YUV and ya16le, which hold them at the widest component's bits (as
+     * in deep planar YUV (with alpha or not) and ya16le, which hold them at the widest component's bits (as
      * FFmpeg's decoder: an 11-bit picture in yuv420p12le keeps 11-bit values). */
     int deep = d->bits_per_sample > 8, top = deep ? 16 : 8;
 
@@ -330,7 +354,7 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
         if (s->comps[c].dx == s->comps[0].dx && s->comps[c].dy == s->comps[0].dy)
             o->read_mask |= 1u << c;
     }
-    if (deep && (d->nb_planes == 3 || l->native_format == GJ_PIX_FMT_YA16)) {
+    if (deep && (d->nb_planes >= 3 || l->native_format == GJ_PIX_FMT_YA16)) {
         top = 0;
         for (gj_u32 c = 0; c < o->nb_comps; c++)
             top = s->comps[c].precision > top ? s->comps[c].precision : top;
@@ -395,7 +419,7 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
         warn_lost_transform(&s);
         if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
-            for (int c = 0; c < 3 && ret >= 0; c++)
+            for (int c = 0; c < gj_pixel_format_describe(l->native_format)->nb_planes && ret >= 0; c++)
                 ret = add_plane(l, &s, c, reduce, l->out.shift[c], l->out.bytes_per_sample);
         }
     }
