@@ -1,4 +1,6 @@
-# libgpujpeg's JPEG 2000 decoder, jpeg2000_gpujpeg: software frames (j2k-*),
+# libgpujpeg's JPEG 2000 decoder, jpeg2000_gpujpeg: software frames (j2k-*, in
+# the formats the native decoder reports: deep planar YUV, 4:1:0, sYCC's yuv444p,
+# ya8, rgba64le, YUV with alpha),
 # hardware frames downloaded by hwdownload (j2k-hw-*), reduced resolution
 # (j2k-lowres), digital cinema X'Y'Z' (j2k-dci), size changes (j2k-mix), a JP2
 # resolution box's sample aspect ratio (j2k-opj_res) and batches of pictures
