@@ -131,9 +131,16 @@ stream lossless file_jp2 photo.ppm
 # A resolution box (res: a capture resolution of 300 grid points a metre vertically
 # and 400 horizontally), which opj_compress does not write: gpujpeg info gives the
 # sample aspect ratio 3:4 (tests/j2k_check.sh); the picture is file_jp2's.
-perl "$(dirname "$0")/tools/jp2_res.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_res_jp2.jp2" 3 1 4 1 2 2
+perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_res_jp2.jp2" \
+    res 3 1 4 1 2 2
 cp "$out/lossless_file_jp2_ref.ppm" "$out/lossless_res_jp2_ref.ppm"
 echo lossless_res_jp2 >> "$tests"
+# A channel definition box (cdef) that shows channel 0 as blue and 2 as red, as
+# opj_decompress (and FFmpeg's decoder) place them.
+perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_cdef_jp2.jp2" \
+    cdef 0:0:3 1:0:2 2:0:1
+opj_decompress -i "$out/lossless_cdef_jp2.jp2" -o "$out/lossless_cdef_jp2_ref.ppm" > "$out/opj.log" 2>&1
+echo lossless_cdef_jp2 >> "$tests"
 # A palette (pclr + cmap) around the gray stream, decoded through it by opj_decompress.
 perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/lossless_gray.j2k" "$out/lossless_palette_jp2.jp2"
 opj_decompress -i "$out/lossless_palette_jp2.jp2" -o "$out/lossless_palette_jp2_ref.ppm" > "$out/opj.log" 2>&1

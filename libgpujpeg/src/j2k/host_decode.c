@@ -336,6 +336,34 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
     return ret;
 }
 
+/*
+ * A JP2 channel definition box's order (I.5.3.6): from[p] is the channel shown at place
+ * p, a colour channel at its association's place and the opacity of the whole image
+ * (association 0) last, as OpenJPEG and FFmpeg's decoder place them. Without the box,
+ * or where its associations do not place each channel once, the channels' own order.
+ */
+static void channel_order(const j2k_jp2 *boxes, int n, int *from)
+{
+    int to[J2K_JP2_MAX_CHANNELS], taken = 0;
+
+    for (int c = 0; c < n; c++)
+        from[c] = c;
+    if (!boxes->has_cdef)
+        return;
+    for (int c = 0; c < n; c++) {
+        int a = boxes->channel_association[c];
+
+        to[c] = a >= 1 && a <= n ? a - 1 : a == 0 ? n - 1 : -1;
+        if (to[c] < 0 || (taken >> to[c] & 1)) {
+            gj_log(GJ_LOG_WARNING, "JP2: cdef does not place each of %d channels once: channels in their order", n);
+            return;
+        }
+        taken |= 1 << to[c];
+    }
+    for (int c = 0; c < n; c++)
+        from[to[c]] = c;
+}
+
 /* The output stage's components and channels: the components, or a JP2 file's mapped channels. */
 static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_layout *l)
 {
@@ -344,7 +372,7 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
     /* Samples are aligned to the most significant bit of the output's 8 or 16 bits, but
      * in deep planar YUV (with alpha or not) and ya16le, which hold them at the widest component's bits (as
      * FFmpeg's decoder: an 11-bit picture in yuv420p12le keeps 11-bit values). */
-    int deep = d->bits_per_sample > 8, top = deep ? 16 : 8;
+    int deep = d->bits_per_sample > 8, top = deep ? 16 : 8, from[J2K_JP2_MAX_CHANNELS];
 
     memset(o, 0, sizeof(*o));
     o->nb_comps = (gj_u32)(s->nb_comps > GJ_J2K_MAX_OUT_COMPS ? GJ_J2K_MAX_OUT_COMPS : s->nb_comps);
@@ -360,10 +388,11 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
             top = s->comps[c].precision > top ? s->comps[c].precision : top;
     }
     o->nb_channels = boxes->nb_channels ? (gj_u32)boxes->nb_channels : o->nb_comps;
+    channel_order(boxes, (int)o->nb_channels, from);
     for (gj_u32 c = 0; c < o->nb_channels; c++) {
-        int col = boxes->nb_channels ? boxes->channel_column[c] : -1;
+        int ch = from[c], col = boxes->nb_channels ? boxes->channel_column[ch] : -1;
 
-        o->channel_comp[c] = boxes->nb_channels ? (gj_u32)boxes->channel_component[c] : c;
+        o->channel_comp[c] = boxes->nb_channels ? (gj_u32)boxes->channel_component[ch] : (gj_u32)ch;
         o->channel_column[c] = col >= 0 ? (gj_u32)col : GJ_J2K_DIRECT;
         o->shift[c] = (gj_u32)(top - (col >= 0 ? boxes->palette_depth[col] : s->comps[o->channel_comp[c]].precision));
     }
@@ -420,7 +449,8 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         warn_lost_transform(&s);
         if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
             for (int c = 0; c < gj_pixel_format_describe(l->native_format)->nb_planes && ret >= 0; c++)
-                ret = add_plane(l, &s, c, reduce, l->out.shift[c], l->out.bytes_per_sample);
+                ret = add_plane(l, &s, (int)l->out.channel_comp[c], reduce, l->out.shift[c],
+                                l->out.bytes_per_sample);
         }
     }
     if (ret >= 0 && (ret = check_size(&s)) >= 0 &&

@@ -128,6 +128,26 @@ static int parse_component_map(const uint8_t *b, size_t n, j2k_jp2 *jp2)
     return 0;
 }
 
+/* I.5.3.6: N (2 bytes), then for each definition Cn, Typ and Asoc (2 bytes each). */
+static int parse_channel_definitions(const uint8_t *b, size_t n, j2k_jp2 *jp2)
+{
+    size_t count = n >= 2 ? (size_t)(b[0] << 8 | b[1]) : 0;
+
+    if (n < 2 || n < 2 + 6 * count)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: cdef is %zu bytes", n);
+    jp2->has_cdef = 1;
+    for (int i = 0; i < J2K_JP2_MAX_CHANNELS; i++)
+        jp2->channel_association[i] = -1;
+    for (size_t i = 0; i < count; i++) {
+        const uint8_t *d = b + 2 + 6 * i;
+        int channel = d[0] << 8 | d[1], asoc = d[4] << 8 | d[5];
+
+        if (channel < J2K_JP2_MAX_CHANNELS && asoc != 0xFFFF)
+            jp2->channel_association[channel] = asoc;
+    }
+    return 0;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
     while (b) {
@@ -226,7 +246,8 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
                 return ret;
             break;
         case BOX('c', 'd', 'e', 'f'):
-            jp2->has_cdef = 1;
+            if ((ret = parse_channel_definitions(b, n, jp2)) < 0)
+                return ret;
             break;
         case BOX('r', 'e', 's', ' '):
             if (!jp2->sar_num)

@@ -24,7 +24,10 @@ typedef struct j2k_jp2 {
     int nb_channels;
     int channel_component[J2K_JP2_MAX_CHANNELS];
     int channel_column[J2K_JP2_MAX_CHANNELS];   /* palette column, or -1 for the component itself */
+    /* cdef (I.5.3.6): the colour each of the first channels is associated with, Asoc:
+     * 1-based, 0 for the whole image (opacity), -1 where the box names none. */
     int has_cdef;
+    int channel_association[J2K_JP2_MAX_CHANNELS];
     /* res (I.5.3.7): its first box, capture (resc) or default display (resd)
      * resolution, as the samples' aspect ratio (0/0 without one) */
     int sar_num, sar_den;
