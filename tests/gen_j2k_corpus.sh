@@ -263,6 +263,7 @@ planar() {
         return
     }
     echo "$planes" > "$out/$name.planes"
+    echo "$pixfmt" > "$out/$name.pixfmt"
     echo "$tolerance" > "$out/$name.tolerance"
     echo "$name" >> "$tests"
 }

@@ -90,6 +90,21 @@ planar_*)
     note=identical
     within "$tmp/ours.yuv" "$j2k_corpus/${case_name}_ref.yuv" "$(cat "$j2k_corpus/$case_name.tolerance")" \
         --planes "$(cat "$j2k_corpus/$case_name.planes")"
+    # The packed formats PNG holds (8- and 16-bit): the PNG file read back by FFmpeg
+    # holds the same samples.
+    pixfmt=$(cat "$j2k_corpus/$case_name.pixfmt" 2> /dev/null || true)
+    case $pixfmt in
+    ya8 | ya16le | rgba64le)
+        if command -v "${FFMPEG:-ffmpeg}" > /dev/null 2>&1; then
+            j2k_decode "$(stream_of "$case_name")" "$tmp/ours.png"
+            check_decoded
+            "${FFMPEG:-ffmpeg}" -v error -y -i "$tmp/ours.png" -f rawvideo -pix_fmt "$pixfmt" "$tmp/png.raw" ||
+                fail "FFmpeg could not read our PNG"
+            cmp -s "$tmp/png.raw" "$tmp/ours.yuv" || fail "the PNG file's samples differ from the raw output's"
+            note="$note, PNG too"
+        fi
+        ;;
+    esac
     pass "FFmpeg's decoder: $note"
     ;;
 reduce_* | layers_*)
