@@ -370,8 +370,9 @@ static int describe_output(const gj_j2k_stream *s, const j2k_jp2 *boxes, j2k_lay
     gj_j2k_out_params *o = &l->out;
     const gj_pixel_format_desc *d = gj_pixel_format_describe(l->native_format);
     /* Samples are aligned to the most significant bit of the output's 8 or 16 bits, but
-     * in deep planar YUV (with alpha or not) and ya16le, which hold them at the widest component's bits (as
-     * FFmpeg's decoder: an 11-bit picture in yuv420p12le keeps 11-bit values). */
+     * in deep planar YUV (with alpha or not) and ya16le, which hold them at the widest
+     * component's bits (as FFmpeg's decoder: an 11-bit picture in yuv420p12le keeps
+     * 11-bit values). */
     int deep = d->bits_per_sample > 8, top = deep ? 16 : 8, from[J2K_JP2_MAX_CHANNELS];
 
     memset(o, 0, sizeof(*o));
