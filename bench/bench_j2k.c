@@ -88,6 +88,18 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
     return bench_options_end(argc, argv, i, first_file);
 }
 
+/* A frame's samples in bytes, every plane (subsampled chroma and alpha too). */
+static double frame_bytes(const gj_frame *f)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(f->format);
+    double bytes = 0;
+
+    for (int p = 0; p < d->nb_planes; p++)
+        bytes += (double)gj_frame_plane_width(f->format, p, f->width) * gj_frame_plane_height(f->format, p, f->height) *
+                 d->bytes_per_pixel;
+    return bytes;
+}
+
 static int decode_once(gj_j2k_decoder *dec, gj_device *dev, const uint8_t *data, size_t size, gj_frame *f)
 {
     int ret = gj_j2k_decode(dec, data, size, f);
@@ -135,8 +147,7 @@ static void bench_file(gj_device *dev, const options *o, cuda_meminfo *mem, cons
     }
     bench_stats(ms, n, 1, &r);
     gj_device_buffer_bytes(dev, NULL, &peak);
-    frame_mib = (double)frame.width * frame.height * gj_pixel_format_describe(frame.format)->bytes_per_pixel /
-                1048576;
+    frame_mib = frame_bytes(&frame) / 1048576;
     len = snprintf(notes, sizeof(notes), " peak=%.1fMiB (%.2fx frame)", (double)peak / 1048576,
                    (double)peak / 1048576 / frame_mib);
     if (free_before && free_lowest)
@@ -214,7 +225,7 @@ static void bench_batch(gj_device *dev, const options *o, cuda_meminfo *mem, cha
     bench_stats(ms, samples, n, &r);
     for (int i = 0; i < n; i++) {
         pixels += (double)frames[i].width * frames[i].height;
-        bytes += (double)frames[i].width * frames[i].height * gj_pixel_format_describe(frames[i].format)->bytes_per_pixel;
+        bytes += frame_bytes(&frames[i]);
     }
     w = frames[0].width;
     h = frames[0].height;

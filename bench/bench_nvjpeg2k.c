@@ -8,8 +8,10 @@
  * timed around nvjpeg2kStreamParse() (the codestream's headers and packets, on the
  * CPU), nvjpeg2kDecodeImage() and cudaStreamSynchronize(): the same span as
  * bench_j2k's gj_j2k_decode(). Output: interleaved samples in device memory (8-bit
- * for pictures of up to 8 bits, 16-bit beyond), RGB for three components. One line
- * per file, as bench_j2k's:
+ * for pictures of up to 8 bits, 16-bit beyond), RGB for three components; a plane a
+ * component where they differ in size (subsampled YUV, as bench_j2k's planar
+ * formats; nvJPEG2000's interleaved output needs one size). One line per file, as
+ * bench_j2k's:
  *     nvjpeg2k FILE WxH COMPONENTS MODE MEDIAN_MS MIN_MS FPS MPIX/S gpu_mem=... frame=...
  * gpu_mem is the drop of the device's free memory from before the handle was made
  * to its lowest point, the output included.
@@ -40,6 +42,7 @@
 #include "bench_util.h"
 
 #define WARMUP 2
+#define NVJ_MAX_COMPONENTS 4
 
 typedef struct options {
     int device;
@@ -58,11 +61,11 @@ typedef struct run {
     cudaStream_t stream;
     void *pixels;
     size_t pitch, output_bytes;
-    void *planes[1];
-    size_t pitches[1];
+    void *planes[NVJ_MAX_COMPONENTS];
+    size_t pitches[NVJ_MAX_COMPONENTS];
     nvjpeg2kImage_t image;
     nvjpeg2kImageInfo_t info;
-    int deep;
+    int deep, planar;
     char error[256];            /* why the run failed */
 } run;
 
@@ -123,7 +126,7 @@ static int parse_options(int argc, char **argv, options *o, int *first_file)
  */
 static int setup(run *r, const uint8_t *data, size_t size, nvjpeg2kHandle_t shared)
 {
-    nvjpeg2kImageComponentInfo_t comp;
+    nvjpeg2kImageComponentInfo_t comp, comps[NVJ_MAX_COMPONENTS];
 
     if (shared)
         r->handle = shared;
@@ -135,19 +138,42 @@ static int setup(run *r, const uint8_t *data, size_t size, nvjpeg2kHandle_t shar
         !nvj_ok(r, nvjpeg2kStreamParse(r->handle, data, size, 0, 0, r->stream_info), "nvjpeg2kStreamParse") ||
         !nvj_ok(r, nvjpeg2kStreamGetImageInfo(r->stream_info, &r->info), "nvjpeg2kStreamGetImageInfo") ||
         !nvj_ok(r, nvjpeg2kStreamGetImageComponentInfo(r->stream_info, &comp, 0),
-                "nvjpeg2kStreamGetImageComponentInfo") ||
-        !nvj_ok(r, nvjpeg2kDecodeParamsSetOutputFormat(r->params, NVJPEG2K_FORMAT_INTERLEAVED),
+                "nvjpeg2kStreamGetImageComponentInfo"))
+        return 0;
+    if (r->info.num_components > NVJ_MAX_COMPONENTS) {
+        snprintf(r->error, sizeof(r->error), "%u components", r->info.num_components);
+        return 0;
+    }
+    for (unsigned c = 0; c < r->info.num_components; c++) {
+        if (!nvj_ok(r, nvjpeg2kStreamGetImageComponentInfo(r->stream_info, &comps[c], c),
+                    "nvjpeg2kStreamGetImageComponentInfo"))
+            return 0;
+        r->planar |= comps[c].component_width != comp.component_width ||
+                     comps[c].component_height != comp.component_height;
+    }
+    if (!nvj_ok(r, nvjpeg2kDecodeParamsSetOutputFormat(r->params, r->planar ? NVJPEG2K_FORMAT_PLANAR
+                                                                            : NVJPEG2K_FORMAT_INTERLEAVED),
                 "nvjpeg2kDecodeParamsSetOutputFormat") ||
-        !nvj_ok(r, nvjpeg2kDecodeParamsSetRGBOutput(r->params, r->info.num_components == 3),
+        !nvj_ok(r, nvjpeg2kDecodeParamsSetRGBOutput(r->params, !r->planar && r->info.num_components == 3),
                 "nvjpeg2kDecodeParamsSetRGBOutput"))
         return 0;
     r->deep = comp.precision > 8;
     r->pitch = (size_t)r->info.image_width * r->info.num_components * (r->deep ? 2 : 1);
     r->output_bytes = r->pitch * r->info.image_height;
+    if (r->planar) {
+        r->output_bytes = 0;
+        for (unsigned c = 0; c < r->info.num_components; c++)
+            r->output_bytes += (size_t)comps[c].component_width * (r->deep ? 2 : 1) * comps[c].component_height;
+    }
     if (!cuda_ok(r, cudaMalloc(&r->pixels, r->output_bytes), "cudaMalloc"))
         return 0;
     r->planes[0] = r->pixels;
     r->pitches[0] = r->pitch;
+    for (unsigned c = 0, at = 0; r->planar && c < r->info.num_components; c++) {
+        r->planes[c] = (uint8_t *)r->pixels + at;
+        r->pitches[c] = (size_t)comps[c].component_width * (r->deep ? 2 : 1);
+        at += (unsigned)(r->pitches[c] * comps[c].component_height);
+    }
     r->image.pixel_data = r->planes;
     r->image.pitch_in_bytes = r->pitches;
     r->image.pixel_type = r->deep ? NVJPEG2K_UINT16 : NVJPEG2K_UINT8;
@@ -208,8 +234,9 @@ static void bench_file(const options *o, const char *path)
         double pixels = (double)r.info.image_width * r.info.image_height;
 
         bench_stats(ms, n, 1, &res);
-        printf("nvjpeg2k %s %ux%u %u dev-interleaved%s %.3f %.3f %.1f %.1f gpu_mem=%.1fMiB frame=%.1fMiB\n", path,
-               r.info.image_width, r.info.image_height, r.info.num_components, r.deep ? "16" : "8", res.median_ms,
+        printf("nvjpeg2k %s %ux%u %u dev-%s%s %.3f %.3f %.1f %.1f gpu_mem=%.1fMiB frame=%.1fMiB\n", path,
+               r.info.image_width, r.info.image_height, r.info.num_components, r.planar ? "planar" : "interleaved",
+               r.deep ? "16" : "8", res.median_ms,
                res.min_ms, res.images_per_s, pixels / (res.median_ms * 1e3),
                (double)(free_before - free_lowest) / 1048576, r.output_bytes / 1048576.0);
     }
@@ -305,9 +332,10 @@ static void bench_batch(const options *o, const char *path)
         double pixels = (double)runs[0].info.image_width * runs[0].info.image_height;
 
         bench_stats(ms, n, o->batch, &res);
-        printf("nvjpeg2k %s %ux%u %u dev-interleaved%s-batch%d-t%d %.3f %.3f %.1f %.1f gpu_mem=%.1fMiB "
+        printf("nvjpeg2k %s %ux%u %u dev-%s%s-batch%d-t%d %.3f %.3f %.1f %.1f gpu_mem=%.1fMiB "
                "frame=%.1fMiB\n", path, runs[0].info.image_width, runs[0].info.image_height,
-               runs[0].info.num_components, runs[0].deep ? "16" : "8", o->batch, threads, res.median_ms, res.min_ms,
+               runs[0].info.num_components, runs[0].planar ? "planar" : "interleaved", runs[0].deep ? "16" : "8",
+               o->batch, threads, res.median_ms, res.min_ms,
                res.images_per_s, pixels / (res.median_ms * 1e3), (double)(free_before - free_lowest) / 1048576,
                runs[0].output_bytes / 1048576.0);
     }

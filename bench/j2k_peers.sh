@@ -9,7 +9,8 @@
 #       from 8-bit RGB; 2k-dci (-cinema2K 24, 2048x1080) and 4k-dci (-cinema4K,
 #       4096x2160) from 12-bit RGB, as the DCI profiles require: their SIZ says
 #       Rsiz 3 and 4 (opj_compress writes Rsiz 0, "Non-profile-3 codestream",
-#       from 8-bit input).
+#       from 8-bit input); hd-422p10-r8 and 4k-422p10-r8 (1920x1080 and 3840x2160
+#       YUV 4:2:2 of 10 bits, -I -r 8: broadcast contribution's) from 10-bit YUV.
 #   bench/j2k_peers.sh run DIR [DEVICE]
 #       From the top of a configured and built tree (bench/bench_j2k, DEVICE
 #       default cuda), for every DIR/*.j2k: one picture at a time and batches of
@@ -41,6 +42,16 @@ to12() {
              }' < "$1" > "$2"
 }
 
+# yuv422p10 WxH OUT: the photo as 10-bit YUV 4:2:2, 9/7 at 1:8, from raw planes (big-endian,
+# as opj_compress reads samples of more than 8 bits).
+yuv422p10() {
+    ffmpeg -loglevel error -y -i "$photo" -vf "crop=2560:1440,scale=$1:flags=lanczos" -pix_fmt yuv422p10le \
+        -f rawvideo "$tmp/422.raw"
+    perl -e 'binmode STDIN; binmode STDOUT; local $/; print pack("n*", unpack("v*", <STDIN>))' \
+        < "$tmp/422.raw" > "$tmp/422be.raw"
+    opj_compress -i "$tmp/422be.raw" -o "$2" -F "$(echo "$1" | tr x ,),3,10,u@1x1:2x1:2x1" -I -r 8 >/dev/null
+}
+
 # dci IN OUT OPTION...: a DCI profile stream; opj_compress falls back to Rsiz 0 with a
 # warning (not an error) when the input does not fit the profile.
 dci() {
@@ -67,6 +78,8 @@ make_streams() {
     opj_compress -i "$tmp/4k.ppm" -o "$dir/4k-lossless-tiled.j2k" -t 1024,1024 >/dev/null
     dci "$tmp/2k.ppm" "$dir/2k-dci.j2k" -cinema2K 24
     dci "$tmp/4kd.ppm" "$dir/4k-dci.j2k" -cinema4K
+    yuv422p10 1920x1080 "$dir/hd-422p10-r8.j2k"
+    yuv422p10 3840x2160 "$dir/4k-422p10-r8.j2k"
     rm -rf "$tmp"
     ls -l "$dir"
 }
