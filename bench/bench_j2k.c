@@ -95,8 +95,8 @@ static double frame_bytes(const gj_frame *f)
     double bytes = 0;
 
     for (int p = 0; p < d->nb_planes; p++)
-        bytes += (double)gj_frame_plane_width(f->format, p, f->width) * gj_frame_plane_height(f->format, p, f->height) *
-                 d->bytes_per_pixel;
+        bytes += (double)gj_frame_plane_row_bytes(f->format, p, f->width) *
+                 gj_frame_plane_height(f->format, p, f->height);
     return bytes;
 }
 

@@ -166,7 +166,7 @@ static size_t cl_layout(gj_frame *f, size_t at)
     if (!d || !d->nb_planes)
         return 0;
     for (int p = 0; p < d->nb_planes; p++) {
-        f->linesize[p] = gj_frame_plane_width(f->format, p, f->width) * d->bytes_per_pixel;
+        f->linesize[p] = (int)gj_frame_plane_row_bytes(f->format, p, f->width);
         f->offset[p] = offset;
         offset += (size_t)f->linesize[p] * gj_frame_plane_height(f->format, p, f->height);
     }

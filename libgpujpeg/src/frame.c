@@ -90,6 +90,13 @@ int gj_frame_plane_height(enum gj_pixel_format format, int plane, int height)
     return -((-height) >> d->log2_chroma_h);
 }
 
+/* A planar format's samples are one size in every plane: bytes_per_pixel's. */
+size_t gj_frame_plane_row_bytes(enum gj_pixel_format format, int plane, int width)
+{
+    return (size_t)gj_frame_plane_width(format, plane, width) *
+           (size_t)gj_pixel_format_describe(format)->bytes_per_pixel;
+}
+
 /* Fills linesize and offset for a packed allocation; returns the total size. */
 static size_t layout_planes(gj_frame *frame)
 {
@@ -102,7 +109,7 @@ static size_t layout_planes(gj_frame *frame)
         frame->offset[i] = 0;
     }
     for (i = 0; i < d->nb_planes; i++) {
-        size_t row = (size_t)gj_frame_plane_width(frame->format, i, frame->width) * (size_t)d->bytes_per_pixel;
+        size_t row = gj_frame_plane_row_bytes(frame->format, i, frame->width);
         row = (row + LINESIZE_ALIGN - 1) & ~(size_t)(LINESIZE_ALIGN - 1);
         frame->linesize[i] = (int)row;
         frame->offset[i] = total;

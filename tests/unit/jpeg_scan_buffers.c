@@ -46,12 +46,6 @@ static size_t coefficient_bytes(const uint8_t *data, size_t size)
     return blocks * 64 * 2;
 }
 
-static size_t row_bytes(const gj_frame *f, int p)
-{
-    return (size_t)gj_frame_plane_width(f->format, p, f->width) *
-           (size_t)gj_pixel_format_describe(f->format)->bytes_per_pixel;
-}
-
 static size_t plane_bytes(const gj_frame *f, int p)
 {
     return (size_t)f->linesize[p] * (size_t)gj_frame_plane_height(f->format, p, f->height);
@@ -69,7 +63,7 @@ static int download(gj_device *dev, const gj_frame *src, gj_frame *dst)
         size_t offset = src->memory == GJ_MEMORY_OPENCL ? src->offset[p] : 0;
         gj_buffer buf = { .handle = (uintptr_t)src->data[p], .size = offset + plane_bytes(src, p) };
         if ((ret = dev->ops->download_2d(dev, dst->data[p], (size_t)dst->linesize[p], &buf, offset,
-                                         (size_t)src->linesize[p], row_bytes(src, p),
+                                         (size_t)src->linesize[p], gj_frame_plane_row_bytes(src->format, p, src->width),
                                          (size_t)gj_frame_plane_height(src->format, p, src->height))) < 0)
             return ret;
     }
@@ -138,7 +132,7 @@ static int caller_frame_make(gj_device *dev, caller_frame *c, int w, int h, enum
 
     memset(c, 0, sizeof(*c));
     c->frame = (gj_frame){ .width = w, .height = h, .format = format, .memory = gj_device_memory(dev) };
-    pitch = row_bytes(&c->frame, 0) + pad;
+    pitch = gj_frame_plane_row_bytes(c->frame.format, 0, c->frame.width) + pad;
     for (int p = 0; p < planes; p++) {
         c->frame.linesize[p] = (int)pitch;
         if (!gap)

@@ -47,7 +47,7 @@ static inline int unit_same_picture(const gj_frame *a, const gj_frame *b)
     if (a->format != b->format || a->width != b->width || a->height != b->height)
         return 0;
     for (int p = 0; p < d->nb_planes; p++) {
-        size_t row = (size_t)gj_frame_plane_width(a->format, p, a->width) * (size_t)d->bytes_per_pixel;
+        size_t row = gj_frame_plane_row_bytes(a->format, p, a->width);
 
         for (int y = 0; y < gj_frame_plane_height(a->format, p, a->height); y++)
             if (memcmp(a->data[p] + (size_t)y * a->linesize[p], b->data[p] + (size_t)y * b->linesize[p], row))

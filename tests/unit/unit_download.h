@@ -20,7 +20,7 @@ static inline int unit_download(gj_device *dev, const gj_frame *src, gj_frame *d
         gj_buffer buf = { .handle = (uintptr_t)src->data[p], .size = offset + (size_t)src->linesize[p] * rows };
         if ((ret = dev->ops->download_2d(dev, dst->data[p], (size_t)dst->linesize[p], &buf, offset,
                                          (size_t)src->linesize[p],
-                                         (size_t)gj_frame_plane_width(src->format, p, src->width) * d->bytes_per_pixel,
+                                         gj_frame_plane_row_bytes(src->format, p, src->width),
                                          rows)) < 0)
             return ret;
     }

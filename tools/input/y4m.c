@@ -89,7 +89,7 @@ static int y4m_read(const uint8_t *data, size_t size, gj_frame *frame)
     if ((ret = gj_frame_alloc(frame, NULL)) < 0)
         return ret;
     for (i = 0; i < gj_pixel_format_describe(frame->format)->nb_planes; i++) {
-        size_t row = (size_t)gj_frame_plane_width(frame->format, i, frame->width);
+        size_t row = gj_frame_plane_row_bytes(frame->format, i, frame->width);
         int rows = gj_frame_plane_height(frame->format, i, frame->height);
         if ((size - pos) / row < (size_t)rows) {
             gj_frame_unref(frame);

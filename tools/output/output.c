@@ -164,8 +164,7 @@ int output_write_planes(FILE *f, const gj_frame *frame)
 
     /* Packed formats have one plane; planar ones use one sample size in every plane. */
     for (int p = 0; p < desc->nb_planes; p++) {
-        size_t row = (size_t)gj_frame_plane_width(frame->format, p, frame->width) *
-                     desc->bytes_per_pixel;
+        size_t row = gj_frame_plane_row_bytes(frame->format, p, frame->width);
         int rows = gj_frame_plane_height(frame->format, p, frame->height);
         const uint8_t *src = frame->data[p];
 

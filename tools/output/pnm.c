@@ -12,7 +12,7 @@
 /* Rows of 16-bit little-endian samples as Netpbm's big-endian ones. */
 static int write_swapped_16(FILE *f, const gj_frame *frame)
 {
-    size_t row = (size_t)frame->width * (size_t)gj_pixel_format_describe(frame->format)->bytes_per_pixel;
+    size_t row = gj_frame_plane_row_bytes(frame->format, 0, frame->width);
     uint8_t *buf = malloc(row);
     int ret = 0;
 

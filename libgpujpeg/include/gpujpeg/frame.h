@@ -109,6 +109,8 @@ GJ_API enum gj_pixel_format gj_pixel_format_from_name(const char *name);
 /* Width in samples and height in rows of plane `plane` of a w x h picture. */
 GJ_API int gj_frame_plane_width(enum gj_pixel_format format, int plane, int width);
 GJ_API int gj_frame_plane_height(enum gj_pixel_format format, int plane, int height);
+/* Bytes of a row of plane `plane` of a picture `width` wide, without padding. */
+GJ_API size_t gj_frame_plane_row_bytes(enum gj_pixel_format format, int plane, int width);
 
 struct gj_device;
 

@@ -111,8 +111,7 @@ int gj_staging_download(gj_device *dev, const gj_frame *target, gj_frame *out, i
             return ret;
     }
     for (int p = 0; p < d->nb_planes; p++) {
-        /* Planes after the first hold one byte per sample (planar formats). */
-        size_t row = (size_t)gj_frame_plane_width(out->format, p, w) * (size_t)d->bytes_per_pixel;
+        size_t row = gj_frame_plane_row_bytes(out->format, p, w);
         uint64_t offset;
         gj_buffer src = gj_staging_plane(target, p, &offset);
 
@@ -130,7 +129,7 @@ int gj_staging_copy(gj_device *dev, const gj_frame *src, const gj_frame *dst)
     int ret;
 
     for (int p = 0; p < d->nb_planes; p++) {
-        size_t row = (size_t)gj_frame_plane_width(dst->format, p, dst->width) * (size_t)d->bytes_per_pixel;
+        size_t row = gj_frame_plane_row_bytes(dst->format, p, dst->width);
         uint64_t src_offset, dst_offset;
         gj_buffer from = gj_staging_plane(src, p, &src_offset), to = gj_staging_plane(dst, p, &dst_offset);
 

@@ -102,12 +102,6 @@ static int input_layout(enum gj_pixel_format format, gj_dxt_params *p)
     }
 }
 
-static size_t plane_row_bytes(const gj_frame *in, int i)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(in->format);
-
-    return (size_t)gj_frame_plane_width(in->format, i, in->width) * (size_t)d->bytes_per_pixel;
-}
 
 /* Host frame: its planes packed row after row into one upload. */
 static int bind_host_input(gj_dxt_encoder *enc, const gj_frame *in, int nb_planes, gj_dxt_params *p,
@@ -118,7 +112,8 @@ static int bind_host_input(gj_dxt_encoder *enc, const gj_frame *in, int nb_plane
     int i, y, ret;
 
     for (i = 0; i < nb_planes; i++)
-        total += plane_row_bytes(in, i) * (size_t)gj_frame_plane_height(in->format, i, in->height);
+        total += gj_frame_plane_row_bytes(in->format, i, in->width) *
+                 (size_t)gj_frame_plane_height(in->format, i, in->height);
     if (total > enc->host_input_size) {
         if (enc->host_input)
             dev->ops->host_free(dev, enc->host_input);
@@ -131,7 +126,7 @@ static int bind_host_input(gj_dxt_encoder *enc, const gj_frame *in, int nb_plane
     if ((ret = dev->ops->finish(dev)) < 0 || (ret = gj_dxt_ensure_buffer(dev, &enc->input, total)) < 0)
         return ret;
     for (i = 0; i < nb_planes; i++) {
-        size_t row = plane_row_bytes(in, i);
+        size_t row = gj_frame_plane_row_bytes(in->format, i, in->width);
         int rows = gj_frame_plane_height(in->format, i, in->height);
         if (in->linesize[i] < 0 || (size_t)in->linesize[i] < row)
             return gj_fail(GJ_ERROR_INVAL, "DXT encoder: plane %d's linesize %d is below its %zu-byte rows",
@@ -158,9 +153,9 @@ static int bind_device_input(gj_dxt_encoder *enc, const gj_frame *in, int nb_pla
     for (i = 0; i < nb_planes; i++) {
         gj_buffer b = { (uintptr_t)in->data[i], 0 };
         size_t offset = in->memory == GJ_MEMORY_OPENCL ? in->offset[i] : 0;
-        if (in->linesize[i] < 0 || (size_t)in->linesize[i] < plane_row_bytes(in, i))
+        if (in->linesize[i] < 0 || (size_t)in->linesize[i] < gj_frame_plane_row_bytes(in->format, i, in->width))
             return gj_fail(GJ_ERROR_INVAL, "DXT encoder: plane %d's linesize %d is below its %zu-byte rows",
-                           i, in->linesize[i], plane_row_bytes(in, i));
+                           i, in->linesize[i], gj_frame_plane_row_bytes(in->format, i, in->width));
         p->pitch[i] = (gj_u32)in->linesize[i];
         gj_dxt_set_offset(&p->offset_lo[i], &p->offset_hi[i], offset);
         if (i == 0 && (offset % 4 || in->linesize[0] % 4 || (in->memory == GJ_MEMORY_CUDA && b.handle % 4)))

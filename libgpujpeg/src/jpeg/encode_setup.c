@@ -43,12 +43,6 @@ void gj_jpeg_encode_params_default(gj_jpeg_encode_params *s)
     s->sampling = GJ_JPEG_SAMPLING_420;
 }
 
-size_t gj_jpeg_encode_row_bytes(const gj_frame *in, int plane)
-{
-    const gj_pixel_format_desc *d = gj_pixel_format_describe(in->format);
-
-    return (size_t)gj_frame_plane_width(in->format, plane, in->width) * (size_t)d->bytes_per_pixel;
-}
 
 static int ceil_div(int a, int b)
 {

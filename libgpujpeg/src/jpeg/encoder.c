@@ -119,7 +119,7 @@ static void set_offset(gj_enc_params *p, int plane, uint64_t offset, uint64_t ba
 
 static int check_linesize(const gj_frame *in, int plane)
 {
-    size_t row = gj_jpeg_encode_row_bytes(in, plane);
+    size_t row = gj_frame_plane_row_bytes(in->format, plane, in->width);
 
     if (in->linesize[plane] < 0 || (size_t)in->linesize[plane] < row)
         return gj_fail(GJ_ERROR_INVAL, "JPEG encoder: plane %d's linesize %d is below its %zu-byte rows", plane,
@@ -134,7 +134,7 @@ static size_t plane_span(const gj_frame *in, int plane)
 {
     int rows = gj_frame_plane_height(in->format, plane, in->height);
 
-    return (size_t)in->linesize[plane] * (size_t)(rows - 1) + gj_jpeg_encode_row_bytes(in, plane);
+    return (size_t)in->linesize[plane] * (size_t)(rows - 1) + gj_frame_plane_row_bytes(in->format, plane, in->width);
 }
 
 /*

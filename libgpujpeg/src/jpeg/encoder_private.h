@@ -31,6 +31,5 @@ int gj_jpeg_encode_setup(const gj_frame *in, const gj_jpeg_encode_params *s, gj_
                          gj_jpeg_tables *t);
 
 /* Bytes per row of plane i of the frame (its samples, no padding). */
-size_t gj_jpeg_encode_row_bytes(const gj_frame *in, int plane);
 
 #endif /* GJ_JPEG_ENCODER_PRIVATE_H */
