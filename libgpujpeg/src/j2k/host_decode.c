@@ -85,42 +85,40 @@ static enum gj_pixel_format planar_format(const gj_j2k_stream *s)
 }
 
 /*
- * The deep planar format FFmpeg's decoder picks for 8-bit `planar` and components of
- * up to `precision` bits: the first of 9, 10, 12, 14 and 16 bits that holds them, in
- * 4:2:0, 4:2:2 and 4:4:4 (it has none of 4:4:0, 4:1:1 or 4:1:0).
+ * The planar format FFmpeg's decoder picks for the layout `planar` (planar_format()'s
+ * 8-bit one, or yuvj444p), with an alpha plane or not, and components of up to
+ * `precision` bits: the first of its depths that holds them. It has 9 to 16 bits of
+ * 4:2:0, 4:2:2 and 4:4:4, 9, 10 and 16 with alpha, and 8 bits alone of the others.
  */
-static enum gj_pixel_format deep_planar_format(enum gj_pixel_format planar, int precision)
+static enum gj_pixel_format sized_planar_format(enum gj_pixel_format planar, int alpha, int precision)
 {
-    static const enum gj_pixel_format yuv420[] = { GJ_PIX_FMT_YUV420P9, GJ_PIX_FMT_YUV420P10, GJ_PIX_FMT_YUV420P12,
-                                                   GJ_PIX_FMT_YUV420P14, GJ_PIX_FMT_YUV420P16 };
-    static const enum gj_pixel_format yuv422[] = { GJ_PIX_FMT_YUV422P9, GJ_PIX_FMT_YUV422P10, GJ_PIX_FMT_YUV422P12,
-                                                   GJ_PIX_FMT_YUV422P14, GJ_PIX_FMT_YUV422P16 };
-    static const enum gj_pixel_format yuv444[] = { GJ_PIX_FMT_YUV444P9, GJ_PIX_FMT_YUV444P10, GJ_PIX_FMT_YUV444P12,
-                                                   GJ_PIX_FMT_YUV444P14, GJ_PIX_FMT_YUV444P16 };
-    const enum gj_pixel_format *formats = planar == GJ_PIX_FMT_YUVJ420P ? yuv420 :
-                                          planar == GJ_PIX_FMT_YUVJ422P ? yuv422 :
-                                          planar == GJ_PIX_FMT_YUVJ444P ? yuv444 : NULL;
-
-    for (int i = 0; formats && i < 5; i++)
-        if (gj_pixel_format_describe(formats[i])->bits_per_sample >= precision)
-            return formats[i];
-    return GJ_PIX_FMT_NONE;
-}
-
-/* The same with an alpha plane: FFmpeg's decoder has 8, 9, 10 and 16 bits of them. */
-static enum gj_pixel_format alpha_planar_format(enum gj_pixel_format planar, int precision)
-{
-    static const enum gj_pixel_format yuva[3][4] = {
-        { GJ_PIX_FMT_YUVA420P, GJ_PIX_FMT_YUVA420P9, GJ_PIX_FMT_YUVA420P10, GJ_PIX_FMT_YUVA420P16 },
-        { GJ_PIX_FMT_YUVA422P, GJ_PIX_FMT_YUVA422P9, GJ_PIX_FMT_YUVA422P10, GJ_PIX_FMT_YUVA422P16 },
-        { GJ_PIX_FMT_YUVA444P, GJ_PIX_FMT_YUVA444P9, GJ_PIX_FMT_YUVA444P10, GJ_PIX_FMT_YUVA444P16 },
+    static const struct {
+        enum gj_pixel_format planar;
+        int alpha;
+        enum gj_pixel_format by_depth[6];   /* ends at GJ_PIX_FMT_NONE where shorter */
+    } formats[] = {
+        { GJ_PIX_FMT_YUVJ420P, 0, { GJ_PIX_FMT_YUVJ420P, GJ_PIX_FMT_YUV420P9, GJ_PIX_FMT_YUV420P10,
+                                    GJ_PIX_FMT_YUV420P12, GJ_PIX_FMT_YUV420P14, GJ_PIX_FMT_YUV420P16 } },
+        { GJ_PIX_FMT_YUVJ422P, 0, { GJ_PIX_FMT_YUVJ422P, GJ_PIX_FMT_YUV422P9, GJ_PIX_FMT_YUV422P10,
+                                    GJ_PIX_FMT_YUV422P12, GJ_PIX_FMT_YUV422P14, GJ_PIX_FMT_YUV422P16 } },
+        { GJ_PIX_FMT_YUVJ444P, 0, { GJ_PIX_FMT_YUVJ444P, GJ_PIX_FMT_YUV444P9, GJ_PIX_FMT_YUV444P10,
+                                    GJ_PIX_FMT_YUV444P12, GJ_PIX_FMT_YUV444P14, GJ_PIX_FMT_YUV444P16 } },
+        { GJ_PIX_FMT_YUVJ440P, 0, { GJ_PIX_FMT_YUVJ440P, GJ_PIX_FMT_NONE } },
+        { GJ_PIX_FMT_YUVJ411P, 0, { GJ_PIX_FMT_YUVJ411P, GJ_PIX_FMT_NONE } },
+        { GJ_PIX_FMT_YUV410P, 0, { GJ_PIX_FMT_YUV410P, GJ_PIX_FMT_NONE } },
+        { GJ_PIX_FMT_YUVJ420P, 1, { GJ_PIX_FMT_YUVA420P, GJ_PIX_FMT_YUVA420P9, GJ_PIX_FMT_YUVA420P10,
+                                    GJ_PIX_FMT_YUVA420P16, GJ_PIX_FMT_NONE } },
+        { GJ_PIX_FMT_YUVJ422P, 1, { GJ_PIX_FMT_YUVA422P, GJ_PIX_FMT_YUVA422P9, GJ_PIX_FMT_YUVA422P10,
+                                    GJ_PIX_FMT_YUVA422P16, GJ_PIX_FMT_NONE } },
+        { GJ_PIX_FMT_YUVJ444P, 1, { GJ_PIX_FMT_YUVA444P, GJ_PIX_FMT_YUVA444P9, GJ_PIX_FMT_YUVA444P10,
+                                    GJ_PIX_FMT_YUVA444P16, GJ_PIX_FMT_NONE } },
     };
-    int k = planar == GJ_PIX_FMT_YUVJ420P ? 0 : planar == GJ_PIX_FMT_YUVJ422P ? 1 :
-            planar == GJ_PIX_FMT_YUVJ444P ? 2 : -1;
 
-    for (int i = 0; k >= 0 && i < 4; i++)
-        if (gj_pixel_format_describe(yuva[k][i])->bits_per_sample >= precision)
-            return yuva[k][i];
+    for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++)
+        for (int i = 0; formats[k].planar == planar && formats[k].alpha == alpha && i < 6 &&
+                        formats[k].by_depth[i] != GJ_PIX_FMT_NONE; i++)
+            if (gj_pixel_format_describe(formats[k].by_depth[i])->bits_per_sample >= precision)
+                return formats[k].by_depth[i];
     return GJ_PIX_FMT_NONE;
 }
 
@@ -131,6 +129,7 @@ static enum gj_pixel_format alpha_planar_format(enum gj_pixel_format planar, int
 enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *boxes, const char **why)
 {
     int nc = s->nb_comps > 4 ? 4 : s->nb_comps, deep = 0, same_size = 1, precision = 0;
+    enum gj_pixel_format sized;
 
     if (boxes && boxes->nb_channels)
         return mapped_format(s, boxes, why);
@@ -149,8 +148,7 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
      * makes them RGB first. */
     if (boxes && boxes->colour_method == 1 && boxes->enum_cs == 18 && (s->nb_comps == 3 || s->nb_comps == 4) &&
         same_size && !s->cod.mct)
-        return s->nb_comps == 4 ? alpha_planar_format(GJ_PIX_FMT_YUVJ444P, precision)
-               : deep ? deep_planar_format(GJ_PIX_FMT_YUVJ444P, precision) : GJ_PIX_FMT_YUVJ444P;
+        return sized_planar_format(GJ_PIX_FMT_YUVJ444P, s->nb_comps == 4, precision);
     if (s->nb_comps == 1)
         return deep ? GJ_PIX_FMT_GRAY16 : GJ_PIX_FMT_GRAY8;
     if (s->nb_comps == 3 && same_size)
@@ -159,14 +157,12 @@ enum gj_pixel_format j2k_native_format(const gj_j2k_stream *s, const j2k_jp2 *bo
         return deep ? GJ_PIX_FMT_RGBA64 : GJ_PIX_FMT_RGBA;
     if (s->nb_comps == 2 && same_size)
         return deep ? GJ_PIX_FMT_YA16 : GJ_PIX_FMT_YA8;
-    if (s->nb_comps == 3 && !deep && planar_format(s) != GJ_PIX_FMT_NONE)
-        return planar_format(s);
-    if (s->nb_comps == 3 && deep && deep_planar_format(planar_format(s), precision) != GJ_PIX_FMT_NONE)
-        return deep_planar_format(planar_format(s), precision);
+    if (s->nb_comps == 3 && (sized = sized_planar_format(planar_format(s), 0, precision)) != GJ_PIX_FMT_NONE)
+        return sized;
     /* subsampled chroma and a full-size alpha (component 3 of component 0's size) */
     if (s->nb_comps == 4 && s->comps[3].dx == s->comps[0].dx && s->comps[3].dy == s->comps[0].dy &&
-        alpha_planar_format(planar_format(s), precision) != GJ_PIX_FMT_NONE)
-        return alpha_planar_format(planar_format(s), precision);
+        (sized = sized_planar_format(planar_format(s), 1, precision)) != GJ_PIX_FMT_NONE)
+        return sized;
     *why = s->nb_comps == 2 ? "two components of different sizes" : s->nb_comps > 4 ? "more than four components" :
            s->nb_comps == 4 ? "four components subsampled unlike YUV 4:2:0 or 4:2:2 with alpha" :
            deep ? "components of more than 8 bits subsampled unlike 4:2:0 and 4:2:2" :
