@@ -75,16 +75,26 @@ GJ_FUNC gj_u32 gj_j2k_byte(GJ_GLOBAL const gj_u8 *data, gj_u32 pos, gj_u32 end)
 }
 
 /*
- * C.3.4 BYTEIN: the byte after an 0xFF carries 7 bits; 0xFF followed by > 0x8F is a
- * marker, which feeds 1-bits and is not passed. Both bytes are read at once and the
- * cases selected without a branch: one load's latency on the decoder's chain, not two
- * in turn.
+ * C.3.4 BYTEIN, when C's low half is empty (CT = 0): the byte after an 0xFF carries
+ * 7 bits; 0xFF followed by > 0x8F is a marker, which feeds 1-bits and is not passed.
+ * Where neither the last byte passed nor the next is 0xFF, the next two bytes go in
+ * at once (16 bits, CT = 16): BYTEIN twice as the standard does it, for half the
+ * calls on the renormalisation's path, each a divergent stretch of a warp. C's low
+ * half only ever moves up into its high half, so the bits may arrive early. Otherwise
+ * one byte, the cases selected without a branch. All loads are issued together.
  */
 GJ_FUNC void gj_j2k_mq_bytein(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
 {
     gj_u32 b = gj_j2k_byte(data, m->pos, m->end), next = gj_j2k_byte(data, m->pos + 1u, m->end);
+    gj_u32 after = gj_j2k_byte(data, m->pos + 2u, m->end);
     gj_u32 ff = b == 0xFFu, marker = ff && next > 0x8Fu;
 
+    if (!ff && next != 0xFFu && m->pos + 2u < m->end) {
+        m->c += next << 8 | after;
+        m->ct = 16;
+        m->pos += 2u;
+        return;
+    }
     m->c += marker ? 0xFF00u : next << (8u + ff);
     m->ct = 8 - (gj_i32)(ff & (marker ^ 1u));
     m->pos += marker ^ 1u;
