@@ -85,11 +85,15 @@ GJ_FUNC gj_u32 gj_j2k_byte(GJ_GLOBAL const gj_u8 *data, gj_u32 pos, gj_u32 end)
  */
 GJ_FUNC void gj_j2k_mq_bytein(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data)
 {
-    gj_u32 b = gj_j2k_byte(data, m->pos, m->end), next = gj_j2k_byte(data, m->pos + 1u, m->end);
-    gj_u32 after = gj_j2k_byte(data, m->pos + 2u, m->end);
+    /* One address for the three bytes: positions added as 32-bit numbers could wrap,
+     * so each took an address of its own. */
+    GJ_GLOBAL const gj_u8 *at = data + m->pos;
+    gj_u32 room = m->pos < m->end ? m->end - m->pos : 0u;
+    gj_u32 b = room > 0u ? (gj_u32)at[0] : 0xFFu, next = room > 1u ? (gj_u32)at[1] : 0xFFu;
+    gj_u32 after = room > 2u ? (gj_u32)at[2] : 0xFFu;
     gj_u32 ff = b == 0xFFu, marker = ff && next > 0x8Fu;
 
-    if (!ff && next != 0xFFu && m->pos + 2u < m->end) {
+    if (!ff && next != 0xFFu && room > 2u) {
         m->c += next << 8 | after;
         m->ct = 16;
         m->pos += 2u;
