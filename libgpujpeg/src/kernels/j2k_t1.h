@@ -56,7 +56,7 @@
 /* Entries of a zero coding table: a 3x3 neighbourhood's significance (gj_j2k_t1_zc_entry). */
 #define GJ_T1_ZC_ENTRIES 512
 /* Entries of the sign coding table: the four direct neighbours' significance and signs (gj_j2k_t1_sc_index). */
-#define GJ_T1_SC_ENTRIES 256
+#define GJ_T1_SC_ENTRIES 1024
 /* A work-group's tables in local memory: the zero coding tables of the three kinds of sub-band, the sign table. */
 #define GJ_T1_TABLE_BYTES (3 * GJ_T1_ZC_ENTRIES + GJ_T1_SC_ENTRIES)
 
@@ -245,26 +245,28 @@ GJ_FUNC gj_u32 gj_j2k_t1_sign_context(gj_u32 left, gj_u32 cur, gj_u32 right, gj_
 }
 
 /*
- * Row r's four direct neighbours in 8 bits, an index of the sign coding table: the
- * right and left columns' sigma in bits 0 and 1 and their chi in bits 2 and 3; the
- * column's rows r - 1 and r + 1: sigma in bits 4 and 6, chi in bits 5 and 7.
+ * Row r's four direct neighbours in 10 bits, an index of the sign coding table, where
+ * the words' bits fall after the shift by r: the column's rows r - 1 and r + 1, sigma
+ * in bits 0 and 2 and chi in bits 6 and 8; the left column's sigma and chi in bits 1
+ * and 7, the right column's moved to bits 3 and 9. Seven instructions where packing
+ * them into 8 bits took twelve, on the decisions' path that a warp's decoders share
+ * least; the table takes 768 bytes more.
  */
 GJ_FUNC gj_u32 gj_j2k_t1_sc_index(gj_u32 left, gj_u32 cur, gj_u32 right, gj_u32 r)
 {
-    gj_u32 h = ((left >> r) & 0x82u) | (((right >> r) & 0x82u) >> 1);  /* bits 0, 1, 6, 7 */
-    gj_u32 v = (cur >> r) & 0x145u;                                       /* bits 0, 2, 6, 8 */
-
-    return ((h | h >> 4) & 0xFu) | ((v | v >> 5) & 0xFu) << 4;
+    return ((cur >> r) & 0x145u) | ((left >> r) & 0x82u) | ((right >> r) & 0x82u) << 2;
 }
 
-/* Table D.3 for index i of gj_j2k_t1_sc_index: the sign context in bits 0-3, the XOR bit in bit 7. */
+/*
+ * Table D.3 for index i of gj_j2k_t1_sc_index: the sign context times 4 in bits 2-5
+ * (the context word's byte offset, which the index's shift then need not make), the
+ * XOR bit in bit 7.
+ */
 GJ_FUNC gj_u32 gj_j2k_t1_sc_entry(gj_u32 i)
 {
-    gj_u32 left = ((i >> 1) & 1u) << 1 | ((i >> 3) & 1u) << 7, right = (i & 1u) << 1 | ((i >> 2) & 1u) << 7;
-    gj_u32 cur = ((i >> 4) & 1u) | ((i >> 5) & 1u) << 6 | ((i >> 6) & 1u) << 2 | ((i >> 7) & 1u) << 8;
-    gj_u32 sc = gj_j2k_t1_sign_context(left, cur, right, 0);
+    gj_u32 sc = gj_j2k_t1_sign_context(i & 0x82u, i & 0x145u, (i >> 2) & 0x82u, 0);
 
-    return (sc & 15u) | (sc >> 8) << 7;
+    return (sc & 15u) << 2 | (sc >> 8) << 7;
 }
 
 GJ_FUNC gj_u32 gj_j2k_t1_decode(gj_j2k_t1 *t, gj_u32 ctx)
@@ -303,7 +305,7 @@ GJ_FUNC gj_u32 gj_j2k_t1_set_significant(gj_j2k_t1 *t, gj_i32 s, gj_i32 x, gj_u3
         /* a table, not Table D.3's arithmetic: 36 instructions fewer on an H100/H200 */
         gj_u32 e = t->sc[gj_j2k_t1_sc_index(left, cur, right, r)];
 
-        neg = gj_j2k_t1_decode(t, e & 15u) ^ (e >> 7);
+        neg = gj_j2k_t1_decode(t, (e >> 2) & 15u) ^ (e >> 7);
     }
     gj_j2k_coef_store_mag(t->coef, gj_j2k_t1_coef_index(t, x, s * 4 + (gj_i32)r), (gj_u32)one_plus_half, t->wide);
     t->live |= gj_j2k_t1_stripe_bit(s);
@@ -571,10 +573,17 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     gj_u32 n = 0, nwords = 0, kind = cb->orientation == 3 ? 2u : cb->orientation == 1 ? 1u : 0u;
     gj_j2k_t1 t;
 
-    for (gj_u32 i = lid; i < GJ_T1_TABLE_BYTES; i += threads)
-        tables[i] = (gj_u8)(i >= 3u * GJ_T1_ZC_ENTRIES ? gj_j2k_t1_sc_entry(i - 3u * GJ_T1_ZC_ENTRIES)
-                        : gj_j2k_t1_zc_entry(i < GJ_T1_ZC_ENTRIES ? 0u : i < 2u * GJ_T1_ZC_ENTRIES ? 1u : 3u,
-                                             i % GJ_T1_ZC_ENTRIES));
+    /* The sign table's 256 entries that an index reaches (it never sets bits 4 and 5):
+     * filling all 1024 made short-lived groups (sparse pictures) slower. */
+    for (gj_u32 i = lid; i < 3u * GJ_T1_ZC_ENTRIES + 256u; i += threads) {
+        gj_u32 k = i - 3u * GJ_T1_ZC_ENTRIES, j = (k & 15u) | (k >> 4) << 6;
+
+        if (i >= 3u * GJ_T1_ZC_ENTRIES)
+            tables[3u * GJ_T1_ZC_ENTRIES + j] = (gj_u8)gj_j2k_t1_sc_entry(j);
+        else
+            tables[i] = (gj_u8)gj_j2k_t1_zc_entry(i < GJ_T1_ZC_ENTRIES ? 0u : i < 2u * GJ_T1_ZC_ENTRIES ? 1u : 3u,
+                                                  i % GJ_T1_ZC_ENTRIES);
+    }
     for (gj_u32 i = lid; i < GJ_MQ_TRANSITIONS; i += threads)
         trans[i] = gj_j2k_mq_transition(i);
     t.coef = coef;
