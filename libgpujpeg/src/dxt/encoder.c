@@ -102,7 +102,6 @@ static int input_layout(enum gj_pixel_format format, gj_dxt_params *p)
     }
 }
 
-
 /* Host frame: its planes packed row after row into one upload. */
 static int bind_host_input(gj_dxt_encoder *enc, const gj_frame *in, int nb_planes, gj_dxt_params *p,
                            gj_karg *planes)
@@ -153,9 +152,10 @@ static int bind_device_input(gj_dxt_encoder *enc, const gj_frame *in, int nb_pla
     for (i = 0; i < nb_planes; i++) {
         gj_buffer b = { (uintptr_t)in->data[i], 0 };
         size_t offset = in->memory == GJ_MEMORY_OPENCL ? in->offset[i] : 0;
-        if (in->linesize[i] < 0 || (size_t)in->linesize[i] < gj_frame_plane_row_bytes(in->format, i, in->width))
+        size_t row = gj_frame_plane_row_bytes(in->format, i, in->width);
+        if (in->linesize[i] < 0 || (size_t)in->linesize[i] < row)
             return gj_fail(GJ_ERROR_INVAL, "DXT encoder: plane %d's linesize %d is below its %zu-byte rows",
-                           i, in->linesize[i], gj_frame_plane_row_bytes(in->format, i, in->width));
+                           i, in->linesize[i], row);
         p->pitch[i] = (gj_u32)in->linesize[i];
         gj_dxt_set_offset(&p->offset_lo[i], &p->offset_hi[i], offset);
         if (i == 0 && (offset % 4 || in->linesize[0] % 4 || (in->memory == GJ_MEMORY_CUDA && b.handle % 4)))

@@ -43,7 +43,6 @@ void gj_jpeg_encode_params_default(gj_jpeg_encode_params *s)
     s->sampling = GJ_JPEG_SAMPLING_420;
 }
 
-
 static int ceil_div(int a, int b)
 {
     return (a + b - 1) / b;

@@ -30,6 +30,4 @@ typedef struct gj_jpeg_tables {
 int gj_jpeg_encode_setup(const gj_frame *in, const gj_jpeg_encode_params *s, gj_enc_params *p,
                          gj_jpeg_tables *t);
 
-/* Bytes per row of plane i of the frame (its samples, no padding). */
-
 #endif /* GJ_JPEG_ENCODER_PRIVATE_H */
