@@ -299,6 +299,7 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
 {
     int nb_tiles = s->tiles_x * s->tiles_y, missing = 0, ret = 0, t;
     uint64_t resolutions = 0;
+    size_t packets = 0;
     j2k_tile_state *tiles;
 
     for (t = 0; t < nb_tiles; t++) {
@@ -321,9 +322,15 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
         return ret;
     /* A tile without a tile-part has no packets to read: its code-blocks stay empty. */
     for (t = 0; t < nb_tiles && ret >= 0; t++) {
-        if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0 ||
-            (s->tiles[t].tile_parts_seen &&
-             (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch)) < 0))
+        if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0)
+            break;
+        if ((packets += tiles[t].nb_packets) > J2K_MAX_PACKETS) {
+            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: tiles 0-%d have more than %zu packets", t,
+                          J2K_MAX_PACKETS);
+            break;
+        }
+        if (s->tiles[t].tile_parts_seen &&
+            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch)) < 0)
             break;
         *truncated |= tiles[t].truncated;
     }

@@ -266,7 +266,8 @@ static void clear_t2_state(j2k_tile_state *ts, size_t packets, int kept)
         pb->included = 0;
         j2k_tag_tree_reset(&pb->inclusion);
     }
-    memset(ts->packet_done, 0, packets);
+    if (packets)
+        memset(ts->packet_done, 0, packets);
     ts->nb_segs = ts->nb_chunks = 0;
     ts->truncated = 0;
 }
@@ -318,9 +319,17 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
             if ((ret = init_resolution(comp, tc, r, &packets, t->cod.layers, &keep)) < 0)
                 return ret;
     }
-    if (packets > ((size_t)1 << 26))
+    if (!t->tile_parts_seen) {
+        /* no packet to mark: and the marks of a picture before go */
+        packets = 0;
+        free(ts->packet_done);
+        ts->packet_done = NULL;
+        ts->packet_done_capacity = 0;
+    }
+    if (packets > J2K_MAX_PACKETS)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: %zu packets in tile %d", packets, index);
-    if ((ret = J2K_RESERVE(ts->packet_done, ts->packet_done_capacity, packets ? packets : 1)) < 0 ||
+    ts->nb_packets = packets;
+    if ((packets && (ret = J2K_RESERVE(ts->packet_done, ts->packet_done_capacity, packets)) < 0) ||
         (!keep && (ret = build_precincts(ts)) < 0))
         return ret;
     clear_t2_state(ts, packets, keep);

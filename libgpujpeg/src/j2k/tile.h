@@ -24,6 +24,15 @@ enum j2k_orientation { J2K_LL = 0, J2K_HL = 1, J2K_LH = 2, J2K_HH = 3 };
  */
 #define J2K_MAX_TILE_RESOLUTIONS (1u << 21)
 
+/*
+ * T2 marks each packet it reads (packet_done), and a tile's packets are its
+ * precincts times its layers: 8 x 12 samples in 12x12 tiles, 2x2 precincts and 15,105
+ * layers made 453,150 a tile, a 257-byte codestream 5 GB of marks over its 10,924
+ * tiles. Only tiles with a tile-part keep marks, and the decoder refuses more than this
+ * in all of them (as many as one tile may have).
+ */
+#define J2K_MAX_PACKETS ((size_t)1 << 26)
+
 /* A coded segment of a code-block (its passes up to a termination, B.10.7). */
 typedef struct j2k_segment {
     uint32_t length;
@@ -123,6 +132,7 @@ typedef struct j2k_tile_state {
     size_t nb_chunks, chunks_capacity;
     uint8_t *packet_done;       /* per (component, resolution, precinct, layer): decoded (POC) */
     size_t packet_done_capacity;
+    size_t nb_packets;          /* packet_done's entries: none without a tile-part (nothing to read) */
     int truncated;              /* the packets ended early */
     int shaped;                 /* the precincts, code-blocks and tag trees are complete: */
                                 /* the next picture of this geometry keeps them */
