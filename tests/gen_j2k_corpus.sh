@@ -412,7 +412,7 @@ done
 echo '/0//UQAvAAAAAABIAAAAMAAAAAUAAAADAAAAIAAAABgAAAAAAAAAAAADB/8HB14BAYEB/1IADwECAAIBAgQEAAEiMkT/XAAKQEBISFBISFD/ZAAlAAFDcmVhdGVkIGJ5IE9wZW5KUEVHIHZlcnNpb24gMi41LjD/kAAKAAAAAAk4AAH/k4DB8gUBJ2tp59wgC349hf3/YKCgJXQc/0//UQAvAAAAAABIAAAAMAAAAAUA/ODA/5BOJ4iAx9QWDDupfvS23VinAgACAQIEBAABIjMqpAH/ghzgr9EAFtX94YBkwApE/1wACkBA+RFISI8=' |
     base64 -d > "$out/broken_fuzz_no_packets.j2k"
 echo broken_fuzz_no_packets >> "$tests"
-# Another (made smaller, tests/unit/j2k_packets.c): 300 tiles of 906,300 packets each,
+# Another (made smaller, tests/unit/j2k_tile_limits.c): 300 tiles of 906,300 packets each,
 # one with a tile-part, whose packet marks every tile had kept (10 GB for 10,924 tiles).
 echo '/0//UQAsAAIAAAAMAAAOEAAAAAQAAAAAAAAADAAAAAwAAAAEAAAAAAACBwEBBwEB/1IADgcCOwEAAQQEAAEAEf9TAAsBAQEEBAABESL/XAAHQEBISFD/ZAAtAAFDcmVhdG9yOiBBVi1KMksgKGMpIDIwMDAsMjAwMSBBbGdvIFZpc2lvbv+QAAoAAAAAAbIAAf+T/5EABAAAz7QU/5IN5nIoCP+RAAQAAc+0BAT/kgT/kQAEABGA/5L/kQAEABLPwAT/kgT/kQAEABPH2gcPqAofaBD/GoD/kv+RAAQAG8faCgD/kgFmGqEN/5EABAAcz8AE/5IE/5EABAAdgP+S/9k=' |
     base64 -d > "$out/broken_fuzz_many_packets.j2k"

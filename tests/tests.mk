@@ -198,11 +198,11 @@ UNIT_TESTS += tests/unit/j2k_t1_state
 tests_unit_j2k_t1_state_SOURCES = tests/unit/j2k_t1_state.c tests/unit/unit_check.h
 tests_unit_j2k_t1_state_LDADD = libgpujpeg.la
 tests_unit_j2k_t1_state_LDFLAGS = -static
-# T2's packet marks, bounded over the tiles, on made-up codestreams.
-UNIT_TESTS += tests/unit/j2k_packets
-tests_unit_j2k_packets_SOURCES = tests/unit/j2k_packets.c tests/unit/unit_check.h
-tests_unit_j2k_packets_LDADD = libgpujpeg.la
-tests_unit_j2k_packets_LDFLAGS = -static
+# The bounds on the tiles' host state (packets, code-blocks) on made-up codestreams.
+UNIT_TESTS += tests/unit/j2k_tile_limits
+tests_unit_j2k_tile_limits_SOURCES = tests/unit/j2k_tile_limits.c tests/unit/unit_check.h
+tests_unit_j2k_tile_limits_LDADD = libgpujpeg.la
+tests_unit_j2k_tile_limits_LDFLAGS = -static
 UNIT_TESTS += tests/unit/j2k_batch
 tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h \
 	tests/unit/unit_decoded_again.h

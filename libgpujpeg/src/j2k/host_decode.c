@@ -299,7 +299,7 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
 {
     int nb_tiles = s->tiles_x * s->tiles_y, missing = 0, ret = 0, t;
     uint64_t resolutions = 0;
-    size_t packets = 0;
+    size_t packets = 0, cblks = 0;
     j2k_tile_state *tiles;
 
     for (t = 0; t < nb_tiles; t++) {
@@ -324,9 +324,11 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
     for (t = 0; t < nb_tiles && ret >= 0; t++) {
         if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0)
             break;
-        if ((packets += tiles[t].nb_packets) > J2K_MAX_PACKETS) {
-            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: tiles 0-%d have more than %zu packets", t,
-                          J2K_MAX_PACKETS);
+        if ((packets += tiles[t].nb_packets) > J2K_MAX_PACKETS ||
+            (cblks += (size_t)tiles[t].nb_cblks) > J2K_MAX_CBLKS) {
+            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: tiles 0-%d have more than %zu %s", t,
+                          packets > J2K_MAX_PACKETS ? J2K_MAX_PACKETS : J2K_MAX_CBLKS,
+                          packets > J2K_MAX_PACKETS ? "packets" : "code-blocks");
             break;
         }
         if (s->tiles[t].tile_parts_seen &&

@@ -106,8 +106,9 @@ static int init_precinct_band(j2k_tile_state *ts, j2k_precinct_band *pb, const j
     pb->cblk_y0 = (int)floor_pow2(y0, band->cblk_h_exp);
     pb->cw = (int)(ceil_pow2(x1, band->cblk_w_exp) - pb->cblk_x0);
     pb->ch = (int)(ceil_pow2(y1, band->cblk_h_exp) - pb->cblk_y0);
-    if ((int64_t)ts->nb_cblks + (int64_t)pb->cw * pb->ch > (1 << 26))
-        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than 2^26 code-blocks in tile %d", ts->index);
+    if ((int64_t)ts->nb_cblks + (int64_t)pb->cw * pb->ch > (int64_t)J2K_MAX_CBLKS)
+        return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: more than %zu code-blocks in tile %d", J2K_MAX_CBLKS,
+                       ts->index);
     /* Geometric growth: a tile of many small precincts must not copy the table each time.
      * From what the first precinct-band needs, not 64: a picture of 65535 small tiles
      * keeps a table for each. */

@@ -33,6 +33,15 @@ enum j2k_orientation { J2K_LL = 0, J2K_HL = 1, J2K_LH = 2, J2K_HH = 3 };
  */
 #define J2K_MAX_PACKETS ((size_t)1 << 26)
 
+/*
+ * A code-block costs the host a few hundred bytes of T2 state, precinct and tag tree
+ * whether the codestream codes it or not, and 2x2 precincts make code-blocks of one
+ * sample: a 300-byte codestream of 30000 x 30000 samples ran out of 8 GB. The decoder
+ * refuses more than this in all tiles (a picture of 2^31 samples in 32x32 code-blocks
+ * has 2^21).
+ */
+#define J2K_MAX_CBLKS ((size_t)1 << 22)
+
 /* A coded segment of a code-block (its passes up to a termination, B.10.7). */
 typedef struct j2k_segment {
     uint32_t length;

@@ -1,9 +1,11 @@
 /*
- * T2's packet marks (j2k/tile.h, J2K_MAX_PACKETS) on made-up codestreams, on the host:
- * a codestream of 300 tiles of 906,300 packets each, one of them with a tile-part
- * (libFuzzer's find, made smaller: the 10,924 tiles of the find took 10 GB and 27 s)
- * keeps marks for that tile only; two tiles of 47 million packets each are refused
- * once both have tile-parts, and decode (truncated) when only the first has one.
+ * The bounds on the tiles' host state (j2k/tile.h) on made-up codestreams, on the
+ * host. T2's packet marks (J2K_MAX_PACKETS): a codestream of 300 tiles of 906,300
+ * packets each, one of them with a tile-part (libFuzzer's find, made smaller: the 10,924
+ * tiles of the find took 10 GB and 27 s) keeps marks for that tile only; two tiles of
+ * 47 million packets each are refused once both have tile-parts, and decode
+ * (truncated) when only the first has one. Code-blocks (J2K_MAX_CBLKS): tiles of
+ * one-sample code-blocks are refused past the bound in all tiles, and decode below it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -48,11 +50,12 @@ static size_t put32(uint8_t *p, uint32_t v)
 }
 
 /*
- * Two 48x48 tiles of one 8-bit component side by side, one level of 5/3, 2x2 precincts
- * and 65,535 layers: (12 x 12 + 24 x 24) x 65,535 = 47,185,200 packets a tile. The
- * tiles in `parts` get a tile-part of one empty packet.
+ * A codestream of one 8-bit component in square tiles of `tile` samples, one level of
+ * 5/3, 2x2 precincts (code-blocks of 2x2 samples in the lowest resolution, of one in
+ * the other) and `layers` layers. Its first `parts` tiles get a tile-part of one empty
+ * packet. p takes 64 + 15 x parts bytes.
  */
-static size_t two_tiles(uint8_t *p, int parts)
+static size_t codestream(uint8_t *p, uint32_t width, uint32_t height, uint32_t tile, unsigned layers, int parts)
 {
     size_t n = 0;
 
@@ -60,12 +63,12 @@ static size_t two_tiles(uint8_t *p, int parts)
     n += put16(p + n, 0xFF51);                  /* SIZ */
     n += put16(p + n, 41);
     n += put16(p + n, 0);
-    n += put32(p + n, 96);                      /* Xsiz, Ysiz */
-    n += put32(p + n, 48);
+    n += put32(p + n, width);
+    n += put32(p + n, height);
     n += put32(p + n, 0);
     n += put32(p + n, 0);
-    n += put32(p + n, 48);                      /* XTsiz, YTsiz */
-    n += put32(p + n, 48);
+    n += put32(p + n, tile);
+    n += put32(p + n, tile);
     n += put32(p + n, 0);
     n += put32(p + n, 0);
     n += put16(p + n, 1);
@@ -76,7 +79,7 @@ static size_t two_tiles(uint8_t *p, int parts)
     n += put16(p + n, 14);
     p[n++] = 1;                                 /* precincts given */
     p[n++] = 0;                                 /* LRCP */
-    n += put16(p + n, 65535);
+    n += put16(p + n, layers);
     p[n++] = 0;
     p[n++] = 1;                                 /* one level */
     p[n++] = 2;                                 /* 16x16 code-blocks */
@@ -90,9 +93,7 @@ static size_t two_tiles(uint8_t *p, int parts)
     p[n++] = 0x40;
     for (int b = 0; b < 4; b++)
         p[n++] = 9 << 3;
-    for (int t = 0; t < 2; t++) {
-        if (!(parts >> t & 1))
-            continue;
+    for (int t = 0; t < parts; t++) {
         n += put16(p + n, 0xFF90);              /* SOT */
         n += put16(p + n, 10);
         n += put16(p + n, (unsigned)t);
@@ -129,12 +130,13 @@ int main(void)
     }
     j2k_layout_free(&l);
 
+    /* Two 48x48 tiles of (12 x 12 + 24 x 24) x 65,535 = 47,185,200 packets each. */
     memset(&l, 0, sizeof(l));
-    n = two_tiles(stream, 3);
+    n = codestream(stream, 96, 48, 48, 65535, 2);
     ret = j2k_host_decode(stream, n, 0, 0, &l, &truncated, NULL);
     CHECK(ret == GJ_ERROR_UNSUPPORTED, "two tiles of 47 M packets: returned %d, not GJ_ERROR_UNSUPPORTED", ret);
     /* the same decoder's next picture: only the first tile has a tile-part */
-    n = two_tiles(stream, 1);
+    n = codestream(stream, 96, 48, 48, 65535, 1);
     truncated = 0;
     ret = j2k_host_decode(stream, n, 0, 0, &l, &truncated, NULL);
     CHECK(ret == 0 && truncated, "the first of two tiles: returned %d (truncated %d), not 0 and truncated", ret,
@@ -143,6 +145,18 @@ int main(void)
         CHECK(tiles[0].nb_packets == 47185200 && !tiles[1].packet_done_capacity,
               "the first of two tiles: %zu packets, tile 1 holding %zu marks", tiles[0].nb_packets,
               tiles[1].packet_done_capacity);
+    j2k_layout_free(&l);
+
+    /* Code-blocks: 36 x 36 tiles of 64x64, 16 x 16 + 3 x 32 x 32 = 3,328 a tile (4,313,088 in
+     * all), refused; 35 x 35 (4,076,800) decode. */
+    memset(&l, 0, sizeof(l));
+    n = codestream(stream, 36 * 64, 36 * 64, 64, 1, 1);
+    ret = j2k_host_decode(stream, n, 0, 0, &l, &truncated, NULL);
+    CHECK(ret == GJ_ERROR_UNSUPPORTED, "4,313,088 code-blocks: returned %d, not GJ_ERROR_UNSUPPORTED", ret);
+    n = codestream(stream, 35 * 64, 35 * 64, 64, 1, 1);
+    ret = j2k_host_decode(stream, n, 0, 0, &l, &truncated, NULL);
+    CHECK(ret == 0 && l.nb_cblks == 4076800, "4,076,800 code-blocks: returned %d with %zu code-blocks", ret,
+          l.nb_cblks);
     j2k_layout_free(&l);
     printf("%d failures\n", failures);
     return failures != 0;
