@@ -324,15 +324,15 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
     for (t = 0; t < nb_tiles && ret >= 0; t++) {
         if ((ret = j2k_tile_init(&tiles[t], s, t)) < 0)
             break;
-        if ((packets += tiles[t].nb_packets) > J2K_MAX_PACKETS ||
-            (cblks += (size_t)tiles[t].nb_cblks) > J2K_MAX_CBLKS) {
-            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: tiles 0-%d have more than %zu %s", t,
-                          packets > J2K_MAX_PACKETS ? J2K_MAX_PACKETS : J2K_MAX_CBLKS,
-                          packets > J2K_MAX_PACKETS ? "packets" : "code-blocks");
-            break;
-        }
-        if (s->tiles[t].tile_parts_seen &&
-            (ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch)) < 0)
+        if ((packets += tiles[t].nb_packets) > J2K_MAX_PACKETS)
+            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: tiles 0-%d have more than %zu packets", t,
+                          J2K_MAX_PACKETS);
+        else if ((cblks += (size_t)tiles[t].nb_cblks) > J2K_MAX_CBLKS)
+            ret = gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: tiles 0-%d have more than %zu code-blocks", t,
+                          J2K_MAX_CBLKS);
+        else if (s->tiles[t].tile_parts_seen)
+            ret = j2k_t2_decode_tile(&tiles[t], max_layers ? max_layers : 65535, watch);
+        if (ret < 0)
             break;
         *truncated |= tiles[t].truncated;
     }

@@ -254,7 +254,7 @@ const j2k_codeblock j2k_codeblock_reset = { .len_bits = 3, .first_seg = -1, .las
  * packet: of every code-block when they are new, else of those of the
  * precinct-bands that had some included (tile.h).
  */
-static void clear_t2_state(j2k_tile_state *ts, size_t packets, int kept)
+static void clear_t2_state(j2k_tile_state *ts, int kept)
 {
     for (size_t i = 0; i < ts->nb_precincts; i++) {
         j2k_precinct_band *pb = &ts->precincts[i];
@@ -267,8 +267,8 @@ static void clear_t2_state(j2k_tile_state *ts, size_t packets, int kept)
         pb->included = 0;
         j2k_tag_tree_reset(&pb->inclusion);
     }
-    if (packets)
-        memset(ts->packet_done, 0, packets);
+    if (ts->nb_packets)
+        memset(ts->packet_done, 0, ts->nb_packets);
     ts->nb_segs = ts->nb_chunks = 0;
     ts->truncated = 0;
 }
@@ -321,7 +321,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
                 return ret;
     }
     if (!t->tile_parts_seen) {
-        /* no packet to mark: and the marks of a picture before go */
+        /* nothing to read, so no marks: those of a picture before are freed */
         packets = 0;
         free(ts->packet_done);
         ts->packet_done = NULL;
@@ -333,7 +333,7 @@ int j2k_tile_init(j2k_tile_state *ts, const gj_j2k_stream *s, int index)
     if ((packets && (ret = J2K_RESERVE(ts->packet_done, ts->packet_done_capacity, packets)) < 0) ||
         (!keep && (ret = build_precincts(ts)) < 0))
         return ret;
-    clear_t2_state(ts, packets, keep);
+    clear_t2_state(ts, keep);
     ts->shaped = 1;
     return 0;
 }
