@@ -54,13 +54,20 @@ case $case_name in
         fail "gpujpeg info: not rgb48le: $(grep 'native format' "$tmp/stdout.txt")"
     ;;
 esac
-# A JP2 file's resolution box (tests/gen_j2k_corpus.sh): gpujpeg info gives its ratio.
+# A JP2 file's resolution box (tests/gen_j2k_corpus.sh): gpujpeg info gives its ratio;
+# its palette (tests/tools/jp2_palette.pl): gpujpeg info describes it.
 case $case_name in
 *_res_jp2)
     run_gpujpeg info "$(stream_of "$case_name")"
     check_decoded
     grep -q "^  sample aspect: *3:4 " "$tmp/stdout.txt" ||
         fail "gpujpeg info: not the sample aspect ratio 3:4: $(grep aspect "$tmp/stdout.txt")"
+    ;;
+*_palette_jp2 | *_palette_sub_jp2)
+    run_gpujpeg info "$(stream_of "$case_name")"
+    check_decoded
+    grep -q "^  palette: *256 entries of 3 columns (8, 8, 8 bits; JP2 pclr box)$" "$tmp/stdout.txt" ||
+        fail "gpujpeg info: not the palette: $(grep palette "$tmp/stdout.txt")"
     ;;
 esac
 case $case_name in

@@ -170,7 +170,7 @@ static const char *profile_name(int rsiz)
     return NULL;
 }
 
-static void print_j2k_info(const char *path, const gj_j2k_info *info)
+static void print_j2k_info(const char *path, const gj_j2k_info *info, const gj_j2k_palette *palette)
 {
     const char *profile = profile_name(info->profile);
 
@@ -193,13 +193,25 @@ static void print_j2k_info(const char *path, const gj_j2k_info *info)
     printf("  native format:     %s\n", gj_pixel_format_describe(info->native_format)->name);
     if (info->sar_num)
         printf("  sample aspect:     %d:%d (JP2 res box)\n", info->sar_num, info->sar_den);
+    if (palette->entries) {
+        printf("  palette:           %d entries of %d columns (", palette->entries, palette->columns);
+        for (int c = 0; c < palette->columns; c++)
+            printf("%s%d", c ? ", " : "", palette->depth[c]);
+        printf(" bits; JP2 pclr box)\n");
+    }
 }
 
 static int describe_files(char **paths, int n)
 {
     uint8_t *buf = NULL;
     size_t capacity = 0, size;
+    gj_j2k_palette *palette = malloc(sizeof(*palette));
     int status = CLI_EXIT_OK;
+
+    if (!palette) {
+        cli_report(paths[0], GJ_ERROR_NOMEM);
+        return CLI_EXIT_FAILURE;
+    }
 
     for (int i = 0; i < n; i++) {
         gj_jpeg_info info;
@@ -210,6 +222,8 @@ static int describe_files(char **paths, int n)
         if ((ret = cli_read_file(paths[i], &buf, &capacity, &size)) >= 0) {
             is_j2k = cli_is_j2k(buf, size);
             ret = is_j2k ? gj_j2k_read_info(buf, size, &j2k) : gj_jpeg_read_info(buf, size, &info);
+            if (ret >= 0 && is_j2k)
+                ret = gj_j2k_read_palette(buf, size, palette);
         }
         if (ret < 0) {
             cli_report(paths[i], ret);
@@ -217,10 +231,11 @@ static int describe_files(char **paths, int n)
             continue;
         }
         if (is_j2k)
-            print_j2k_info(paths[i], &j2k);
+            print_j2k_info(paths[i], &j2k, palette);
         else
             print_info(paths[i], &info);
     }
+    free(palette);
     free(buf);
     return status;
 }

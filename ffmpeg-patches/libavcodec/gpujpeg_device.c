@@ -124,6 +124,7 @@ void ff_gpujpeg_close(GJDecodeContext *c)
     c->cl_staging_size = 0;
     gj_jpeg_decoder_free(&c->dec);
     gj_j2k_decoder_free(&c->j2k);
+    gj_j2k_components_unref(&c->j2k_indices);
     gj_device_free(&c->dev);
 #if CONFIG_OPENCL
     if (c->cl_own_queue)

@@ -16,6 +16,7 @@ typedef struct GJDecodeContext {
     gj_device       *dev;
     gj_jpeg_decoder *dec;             ///< JPEG, or
     gj_j2k_decoder  *j2k;             ///< JPEG 2000 (both NULL for encoders: ff_gpujpeg_open_device)
+    gj_j2k_components j2k_indices;    ///< a JP2 palette's indices (pal8 pictures), in host memory
     /* OpenCL frames are images, the library reads and writes buffers: a
      * buffer of tightly packed planes stands in for them (ff_gpujpeg_cl_stage). */
     void            *cl_staging;      ///< cl_mem
@@ -38,7 +39,7 @@ int ff_gpujpeg_error(void *logctx, int ret, const char *what);
 int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
                            const char *spec);
 
-/** Frees the decoder, the staging buffer, the queue made here and the device. */
+/** Frees the decoder and its indices, the staging buffer, the queue made here and the device. */
 void ff_gpujpeg_close(GJDecodeContext *c);
 
 /**

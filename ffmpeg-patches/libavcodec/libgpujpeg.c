@@ -9,7 +9,9 @@
 
 #include "gpujpeg_device.c"
 
+#include "libavutil/imgutils.h"
 #include "libavutil/macros.h"
+#include "libavutil/mem.h"
 
 #include "hwconfig.h"
 #include "libgpujpeg.h"
@@ -32,8 +34,11 @@ int ff_gpujpeg_hw_can_hold(AVBufferRef *device_ref, enum AVPixelFormat sw_format
     enum AVPixelFormat want = ff_gpujpeg_hw_sw_format(sw_format);
     int ok;
 
-    if (!cst)
+    /* no hardware frames hold a palette (and libgpujpeg writes none into them) */
+    if (!cst || av_pix_fmt_desc_get(want)->flags & AV_PIX_FMT_FLAG_PAL) {
+        av_hwframe_constraints_free(&cst);
         return 0;
+    }
     ok = !cst->valid_sw_formats;       /* no list: any format */
     for (int i = 0; cst->valid_sw_formats && cst->valid_sw_formats[i] != AV_PIX_FMT_NONE; i++)
         ok |= cst->valid_sw_formats[i] == want;
@@ -153,6 +158,53 @@ int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *dat
 #endif
         ret = decode_picture(c, data, size, &out);
     return decoded(logctx, c, ret, &out, frame);
+}
+
+/* A palette column's value at 8 bits as the native decoder scales it (the low bits
+ * repeat the high ones at depths below 8). */
+static uint32_t pal8_channel(uint32_t v, int depth)
+{
+    if (depth > 8)
+        return v >> (depth - 8) & 0xFF;
+    v <<= 8 - depth;
+    return (v | v >> depth) & 0xFF;
+}
+
+int ff_gpujpeg_decode_j2k_pal8(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                               size_t size, AVFrame *frame)
+{
+    gj_j2k_components *indices = &c->j2k_indices;
+    const gj_j2k_plane *plane = NULL;
+    gj_j2k_palette *palette;
+    uint32_t *colours = (uint32_t *)frame->data[1];
+    int ret;
+
+    if (!c->j2k || frame->format != AV_PIX_FMT_PAL8)
+        return AVERROR_BUG;
+    if (!(palette = av_malloc(sizeof(*palette))))
+        return AVERROR(ENOMEM);
+    indices->buffer.memory = GJ_MEMORY_HOST;
+    if ((ret = gj_j2k_read_palette(data, size, palette)) >= 0)
+        ret = gj_j2k_decode_components(c->j2k, data, size, indices);
+    if (ret >= 0) {
+        plane = &indices->planes[0];
+        if (indices->nb_components != 1 || plane->bytes_per_sample != 1 || plane->width != frame->width ||
+            plane->height != frame->height || palette->columns != 3 || palette->entries > AVPALETTE_COUNT) {
+            av_log(logctx, AV_LOG_ERROR, "the JPEG 2000 picture is not pal8 %dx%d\n", frame->width, frame->height);
+            ret = AVERROR_INVALIDDATA;
+        }
+    }
+    if (ret >= 0) {
+        av_image_copy_plane(frame->data[0], frame->linesize[0], indices->buffer.data[0] + plane->offset,
+                            plane->linesize, plane->width, plane->height);
+        for (int i = 0; i < AVPALETTE_COUNT; i++)
+            colours[i] = i >= palette->entries ? 0 : 0xFFu << 24 |
+                         pal8_channel(palette->values[i][0], palette->depth[0]) << 16 |
+                         pal8_channel(palette->values[i][1], palette->depth[1]) << 8 |
+                         pal8_channel(palette->values[i][2], palette->depth[2]);
+    }
+    av_free(palette);
+    return decoded(logctx, c, ret, &indices->buffer, frame);
 }
 
 int ff_gpujpeg_decode_j2k_batch(void *logctx, GJDecodeContext *c, AVPacket *const *pkts,

@@ -52,6 +52,15 @@ int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
 int ff_gpujpeg_decode_frame(void *logctx, GJDecodeContext *c, const uint8_t *data,
                             size_t size, AVFrame *frame);
 
+/**
+ * Decodes a JPEG 2000 picture that the native decoder reports as pal8 (a JP2
+ * palette of RGB entries on its one component) into a software pal8 frame: the
+ * component's samples are the indices, the palette's colours come as the native
+ * decoder makes them 8 bits, the entries past the palette's end are 0.
+ */
+int ff_gpujpeg_decode_j2k_pal8(void *logctx, GJDecodeContext *c, const uint8_t *data,
+                               size_t size, AVFrame *frame);
+
 /** The most JPEG 2000 pictures ff_gpujpeg_decode_j2k_batch() decodes at once. */
 #define FF_GPUJPEG_BATCH_MAX 64
 

@@ -4,7 +4,7 @@
  *
  * Software output in the format the native decoder reports (mjpeg: yuvj420p,
  * yuvj422p, gray, gbrp ...; jpeg2000: rgb24, rgb48le, yuv420p, gray16le, xyz12le
- * for digital cinema ...), or CUDA / OpenCL hardware frames decoded in place
+ * for digital cinema, pal8 ...), or CUDA / OpenCL hardware frames decoded in place
  * when the caller sets a hardware device or frames context and the device's
  * frames can hold the format. jpeg2000_gpujpeg decodes its packets in batches
  * (receive_frame: a batch's worth of delay).
@@ -15,6 +15,7 @@
 
 #include <gpujpeg/av.h>
 
+#include "libavutil/mem.h"
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 
@@ -175,10 +176,29 @@ static int probe_jpeg(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h
 }
 
 /*
+ * Whether the native decoder reports the picture as pal8: a JP2 palette (pclr) of
+ * at most 256 entries of three columns on one component of up to 8 bits.
+ */
+static int is_pal8(const AVPacket *pkt, const gj_j2k_info *info)
+{
+    gj_j2k_palette *palette;
+    int pal8;
+
+    if (!info->jp2 || info->num_components != 1 || info->precision[0] > 8 || info->dx[0] != 1 ||
+        info->dy[0] != 1 || !(palette = av_malloc(sizeof(*palette))))
+        return 0;
+    pal8 = gj_j2k_read_palette(pkt->data, pkt->size, palette) >= 0 && palette->entries &&
+           palette->entries <= AVPALETTE_COUNT && palette->columns == 3;
+    av_free(palette);
+    return pal8;
+}
+
+/*
  * The JPEG 2000 picture's size at avctx->lowres, its format as the native
- * jpeg2000 decoder reports it (plain, not full-range, YUV, and XYZ for the
- * digital cinema profiles: 12-bit X'Y'Z' samples, as RGB48's layout holds them)
- * and the sample aspect ratio of a JP2 file's resolution box.
+ * jpeg2000 decoder reports it (plain, not full-range, YUV, XYZ for the digital
+ * cinema profiles: 12-bit X'Y'Z' samples, as RGB48's layout holds them, and pal8
+ * for a JP2 palette that it holds) and the sample aspect ratio of a JP2 file's
+ * resolution box.
  */
 static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
                      enum AVPixelFormat *sw, AVRational *sar)
@@ -196,6 +216,8 @@ static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
         return ret;
     }
     *sw = ff_gpujpeg_hw_sw_format(gj_av_pixel_format(info.native_format));
+    if (is_pal8(pkt, &info))
+        *sw = AV_PIX_FMT_PAL8;
     if (*sw == AV_PIX_FMT_NONE) {
         av_log(avctx, AV_LOG_ERROR, "unsupported JPEG 2000 picture: %d components\n",
                info.num_components);
@@ -296,6 +318,13 @@ static int decode_batch(AVCodecContext *avctx, int n)
             return ret;
         ctx->frames[i]->pict_type = AV_PICTURE_TYPE_I;
         ctx->frames[i]->flags    |= AV_FRAME_FLAG_KEY;
+    }
+    /* pal8: the indices a picture at a time, their palette on the host */
+    if (q->sw == AV_PIX_FMT_PAL8) {
+        for (int i = 0; i < n; i++)
+            ctx->results[i] = ff_gpujpeg_decode_j2k_pal8(avctx, &ctx->gj, pkts[i]->data, pkts[i]->size,
+                                                         ctx->frames[i]);
+        return 0;
     }
     if (n > 1)
         return ff_gpujpeg_decode_j2k_batch(avctx, &ctx->gj, pkts, ctx->frames, n, ctx->results);

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: every host-side step of JPEG 2000 decoding, i.e. the header
- * parser through the public gj_j2k_read_info(), then JP2 boxes, markers, T2 of
+ * parser through the public gj_j2k_read_info() and gj_j2k_read_palette(), then JP2 boxes, markers, T2 of
  * every tile and the kernels' tables (j2k_host_decode()), at full and reduced
  * resolution, with fewer layers and for a components decode. Built by make check with clang and
  * ASan/UBSan (tests/tests.mk). Besides memory errors it checks the promises the
@@ -133,6 +133,7 @@ static void check_layout(const j2k_layout *l)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static j2k_layout layout;
+    static gj_j2k_palette palette;
     static const int settings[][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };  /* reduce, layers, components */
     gj_j2k_info info;
     uint64_t samples = 0;
@@ -140,6 +141,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (gj_j2k_read_info(data, size, &info) < 0)
         return 0;
+    /* the boxes have parsed: so does the palette, of the bounds it promises */
+    REQUIRE(gj_j2k_read_palette(data, size, &palette) == 0 && palette.entries >= 0 &&
+            palette.entries <= GJ_J2K_MAX_PALETTE_ENTRIES && palette.columns >= 0 &&
+            palette.columns <= GJ_J2K_MAX_INFO_COMPONENTS && (palette.entries == 0) == (palette.columns == 0));
     REQUIRE(info.num_components >= 1);
     for (int c = 0; c < info.num_components && c < GJ_J2K_MAX_INFO_COMPONENTS; c++)
         samples += (uint64_t)(uint32_t)info.width * (uint32_t)info.height / ((uint64_t)info.dx[c] * info.dy[c]);

@@ -6,6 +6,7 @@
  * a picture kept in device memory has the host picture's size and format; the
  * reduced size; a components decode holds the picture's channels, again into the
  * same result and into device memory, and a two-component picture of another size;
+ * a JP2 palette's values, which at a components decode's indices give the picture;
  * pictures past the optimistic 16-bit fractions decode again (the log says so) into
  * the bytes of a decoder that takes the worst case's (GJ_J2K_WORST_CASE=1), and
  * others do not.
@@ -172,6 +173,57 @@ static void check_components(gj_device *dev, gj_j2k_decoder *dec, const char *rg
     free(other_data);
 }
 
+/*
+ * A JP2 file's palette as the file holds it (jp2_palette.pl's: 256 entries of i,
+ * 255 - i and 7i mod 256, 8 bits each), none in a codestream; its colours at the
+ * indices of a components decode are the rgb24 decode, which applies it.
+ */
+static void check_palette(gj_j2k_decoder *dec, const char *palette_path, const char *codestream_path)
+{
+    gj_frame host = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+    gj_j2k_components comps = { .buffer.memory = GJ_MEMORY_HOST };
+    gj_j2k_palette *pal = malloc(sizeof(*pal));
+    size_t size, cs_size;
+    uint8_t *data = unit_read_file(palette_path, 0, &size), *cs = unit_read_file(codestream_path, 0, &cs_size);
+    int ret, same = 1;
+
+    if (!data || !cs || !pal) {
+        CHECK(0, "%s or %s: cannot read", palette_path, codestream_path);
+        goto out;
+    }
+    CHECK(gj_j2k_read_palette(NULL, 0, pal) == GJ_ERROR_INVAL, "read_palette(NULL)");
+    ret = gj_j2k_read_palette(cs, cs_size, pal);
+    CHECK(ret == 0 && pal->entries == 0, "%s: read_palette %d, %d entries", codestream_path, ret, pal->entries);
+    ret = gj_j2k_read_palette(data, size, pal);
+    CHECK(ret == 0 && pal->entries == 256 && pal->columns == 3 && pal->depth[0] == 8 && pal->depth[1] == 8 &&
+          pal->depth[2] == 8, "%s: read_palette %d: %d entries of %d columns", palette_path, ret, pal->entries,
+          pal->columns);
+    for (int i = 0; ret == 0 && i < 256 && same; i++)
+        same = pal->values[i][0] == i && pal->values[i][1] == 255 - i && pal->values[i][2] == (i * 7 & 255);
+    CHECK(same, "%s: the palette's values", palette_path);
+    ret = gj_j2k_decode(dec, data, size, &host);
+    CHECK(ret == 0 && host.format == GJ_PIX_FMT_RGB24, "%s: rgb24 decode %d", palette_path, ret);
+    if (ret == 0)
+        ret = gj_j2k_decode_components(dec, data, size, &comps);
+    CHECK(ret == 0 && comps.nb_components == 1 && comps.planes[0].width == host.width &&
+          comps.planes[0].height == host.height && comps.planes[0].bytes_per_sample == 1,
+          "%s: components decode %d", palette_path, ret);
+    for (int y = 0; ret == 0 && y < host.height && same; y++)
+        for (int x = 0; x < host.width; x++) {
+            int index = comps.buffer.data[0][comps.planes[0].offset + (size_t)y * comps.planes[0].linesize + x];
+
+            for (int c = 0; c < 3; c++)
+                same &= host.data[0][(size_t)y * host.linesize[0] + 3 * x + c] == pal->values[index][c];
+        }
+    CHECK(same, "%s: the palette at the indices differs from the rgb24 decode", palette_path);
+out:
+    gj_j2k_components_unref(&comps);
+    gj_frame_unref(&host);
+    free(pal);
+    free(data);
+    free(cs);
+}
+
 /* Whether two components decodes hold the same planes (the bytes between them are no one's). */
 static int same_components(const gj_j2k_components *a, const gj_j2k_components *b)
 {
@@ -273,6 +325,9 @@ int main(void)
         snprintf(path, sizeof(path), "%s/lossless_rgb.j2k", corpus);
         snprintf(other, sizeof(other), "%s/components_two.j2k", corpus);
         check_components(dev, dec, path, other);
+        snprintf(path, sizeof(path), "%s/lossless_palette_jp2.jp2", corpus);
+        snprintf(other, sizeof(other), "%s/lossless_gray.j2k", corpus);
+        check_palette(dec, path, other);
     }
     {
         static const char *const saturation[] = { "lossy_saturate.j2k", "lossy_saturate_wide.j2k", "lossy_rgb.j2k" };

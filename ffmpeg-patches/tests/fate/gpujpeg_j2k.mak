@@ -1,6 +1,6 @@
 # libgpujpeg's JPEG 2000 decoder, jpeg2000_gpujpeg: software frames (j2k-*, in
 # the formats the native decoder reports: deep planar YUV, 4:1:0, sYCC's yuv444p,
-# ya8, rgba64le, YUV with alpha),
+# ya8, rgba64le, YUV with alpha, a JP2 palette's pal8),
 # hardware frames downloaded by hwdownload (j2k-hw-*), reduced resolution
 # (j2k-lowres), digital cinema X'Y'Z' (j2k-dci), size changes (j2k-mix), a JP2
 # resolution box's sample aspect ratio (j2k-opj_res) and batches of pictures
@@ -39,6 +39,7 @@ $(eval $(call GPUJPEG_J2K_TEST,opj_tiles,opj_tiles-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_TEST,opj_jp2,opj_jp2-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_TEST,opj_layers,opj_layers-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_TEST,opj_res,res-%03d.jp2))
+$(eval $(call GPUJPEG_J2K_TEST,opj_pal,pal-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_TEST,dci,dci-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_TEST,damaged,dmg-%03d.j2k))
 
@@ -64,6 +65,7 @@ $(eval $(call GPUJPEG_J2K_BATCH_TEST,damaged,2,dmg-%03d.j2k))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,lowres,2,ff_rgb_lossless.mov,-lowres 1))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,mix,4,mix-%03d.j2k,,-noautoscale))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,opj_res,2,res-%03d.jp2))
+$(eval $(call GPUJPEG_J2K_BATCH_TEST,opj_pal,2,pal-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,ff_yuv422p10,2,ff_yuv422p10.mxf))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,ff_yuva420p,2,ff_yuva420p.avi))
 

@@ -60,6 +60,24 @@ typedef struct gj_j2k_info {
  */
 GJ_API int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info);
 
+#define GJ_J2K_MAX_PALETTE_ENTRIES 1024
+
+/*
+ * A JP2 file's palette (pclr, T.800 I.5.3.4) as the file holds it: entries rows of
+ * columns unsigned values, column c of depth[c] bits. gj_j2k_decode() applies it
+ * through the component map; a components decode (below) leaves the indices, which
+ * this gives the colours of (FFmpeg's pal8, for example).
+ */
+typedef struct gj_j2k_palette {
+    int entries;                /* 1 to 1024; 0: no palette (a codestream, or a JP2 file without one) */
+    int columns;                /* 1 to 4 (palettes of more columns are refused) */
+    int depth[GJ_J2K_MAX_INFO_COMPONENTS];
+    uint16_t values[GJ_J2K_MAX_PALETTE_ENTRIES][GJ_J2K_MAX_INFO_COMPONENTS];
+} gj_j2k_palette;
+
+/* Parses the JP2 boxes for the palette; no GPU work. Errors as gj_j2k_read_info()'s for the boxes. */
+GJ_API int gj_j2k_read_palette(const uint8_t *data, size_t size, gj_j2k_palette *palette);
+
 /*
  * The size of the picture gj_j2k_decode() makes at 1/2^reduce of the full size (that
  * of the first component, as OpenJPEG reports it). Returns GJ_ERROR_INVAL when the

@@ -513,6 +513,32 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     return 0;
 }
 
+_Static_assert(J2K_JP2_MAX_CHANNELS <= GJ_J2K_MAX_INFO_COMPONENTS && J2K_JP2_MAX_ENTRIES <= GJ_J2K_MAX_PALETTE_ENTRIES,
+               "a parsed palette fits gj_j2k_palette");
+
+int gj_j2k_read_palette(const uint8_t *data, size_t size, gj_j2k_palette *palette)
+{
+    const uint8_t *cs;
+    size_t cs_size;
+    j2k_jp2 boxes;
+    int ret;
+
+    if (!data || !palette)
+        return GJ_ERROR_INVAL;
+    memset(palette, 0, sizeof(*palette));
+    if ((ret = j2k_find_codestream(data, size, &boxes, &cs, &cs_size)) < 0)
+        return ret;
+    palette->entries = boxes.palette_entries;
+    palette->columns = boxes.palette_columns;
+    for (int c = 0; c < boxes.palette_columns; c++) {
+        palette->depth[c] = boxes.palette_depth[c];
+        for (int e = 0; e < boxes.palette_entries; e++)
+            palette->values[e][c] = boxes.palette[e * boxes.palette_columns + c];
+    }
+    j2k_jp2_free(&boxes);
+    return 0;
+}
+
 int gj_j2k_output_size(const gj_j2k_info *info, int reduce, int *width, int *height)
 {
     uint32_t x0, y0;

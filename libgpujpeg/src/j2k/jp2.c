@@ -75,7 +75,7 @@ static int parse_palette(const uint8_t *b, size_t n, j2k_jp2 *jp2)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr is %zu bytes", n);
     ne = b[0] << 8 | b[1];
     npc = b[2];
-    if (ne < 1 || ne > 1024 || npc < 1)
+    if (ne < 1 || ne > J2K_JP2_MAX_ENTRIES || npc < 1)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr with %d entries of %d columns", ne, npc);
     if (npc > J2K_JP2_MAX_CHANNELS)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: JP2: a palette of %d columns", npc);

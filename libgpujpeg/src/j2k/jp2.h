@@ -7,6 +7,8 @@
 
 /* Palette columns and mapped channels we take (RGB and RGBA palettes). */
 #define J2K_JP2_MAX_CHANNELS 4
+/* NE's bound (I.5.3.4) */
+#define J2K_JP2_MAX_ENTRIES 1024
 
 typedef struct j2k_jp2 {
     const uint8_t *codestream;  /* the Contiguous Codestream box's contents */
