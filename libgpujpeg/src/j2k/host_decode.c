@@ -304,7 +304,9 @@ static int lay_out_tiles(gj_j2k_stream *s, int reduce, int max_layers, j2k_layou
 
     for (t = 0; t < nb_tiles; t++) {
         if (!s->tiles[t].seen) {
-            /* A truncated codestream: the tile decodes empty (mid-grey), as OpenJPEG's does. */
+            /* A truncated codestream: the tile decodes as one whose packets are empty (its
+             * coefficients 0: mid-grey), so that a tile cut before its data and one cut
+             * before its header look alike. OpenJPEG 2.5 leaves the latter 0 (black). */
             if (!missing++)
                 gj_log(GJ_LOG_WARNING, "codestream: tile %d has no tile-part", t);
             if ((ret = j2k_tile_defaults(s, &s->tiles[t])) < 0)
