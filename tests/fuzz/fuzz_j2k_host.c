@@ -1,11 +1,11 @@
 /*
  * libFuzzer target: every host-side step of JPEG 2000 decoding, i.e. the header
- * parser through the public gj_j2k_read_info() and gj_j2k_read_palette(), then JP2 boxes, markers, T2 of
- * every tile and the kernels' tables (j2k_host_decode()), at full and reduced
- * resolution, with fewer layers and for a components decode. Built by make check with clang and
- * ASan/UBSan (tests/tests.mk). Besides memory errors it checks the promises the
- * GPU kernels rely on: every code-block, transform job and output tile stays
- * inside the coefficient buffer, every segment inside the data.
+ * parser through the public gj_j2k_read_info() and gj_j2k_read_palette(), then JP2
+ * boxes, markers, T2 of every tile and the kernels' tables (j2k_host_decode()), at
+ * full and reduced resolution, with fewer layers and for a components decode. Built
+ * by make check with clang and ASan/UBSan (tests/tests.mk). Besides memory errors it
+ * checks the promises the GPU kernels rely on: every code-block, transform job and
+ * output tile stays inside the coefficient buffer, every segment inside the data.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
 # JPEG 2000 clips of lavfi testsrc2 pictures from FFmpeg's jpeg2000 encoder in
 # MOV, AVI and MXF, codestreams and JP2 files from OpenJPEG's opj_compress
 # (libopenjp2-tools: tiles, precincts, progression orders, layers, a resolution
-# box, and a palette around them), a digital cinema one (Rsiz 3: X'Y'Z'), a sequence with a truncated
-# codestream and one whose pictures change size.
+# box, and a palette around them), a digital cinema one (Rsiz 3: X'Y'Z'), a
+# sequence with a truncated codestream and one whose pictures change size.
 #
 #   gpujpeg_j2k_inputs.sh FFMPEG OUTDIR
 set -eu
@@ -74,25 +74,26 @@ for f in "$out"/res-*.jp2; do
 done
 
 # A JP2 palette (pclr, T.800 I.5.3.4), which opj_compress does not write: 240 RGB
-# entries of 8, 6 and 5 bits, through a component map (cmap), on gray pictures
-# whose samples pass the last entry (the native decoder reports pal8), a second apart.
+# entries of 8, 6 and 5 bits, through a component map (cmap), on gray pictures a
+# second apart whose samples pass the last entry (the native decoder reports pal8).
 # box TYPE CONTENTS_FILE: a box of that file's bytes
 box() { be32 $(($(wc -c < "$2") + 8)); printf '%s' "$1"; cat "$2"; }
+# The boxes every picture shares: ftyp, the colour (sRGB), the palette, the component map
+{ printf '\000\360\003\007\005\004'
+  i=0
+  while [ $i -lt 240 ]; do
+      printf "$(printf '\\%03o\\%03o\\%03o' $i $(((255 - i) >> 2)) $(((i * 7 & 255) >> 3)))"
+      i=$((i + 1))
+  done; } > "$tmp/pclr"
+printf '\000\000\001\000\000\000\001\001\000\000\001\002' > "$tmp/cmap"
+printf '\001\000\000\000\000\000\020' > "$tmp/colr"
+printf 'jp2 \000\000\000\000jp2 ' > "$tmp/ftyp"
+# with_palette IN.j2k: IN in a JP2 file with those boxes, $tmp/palette.jp2
 with_palette() {
-    size=$(od -An -tu1 -j8 -N8 "$1" | awk '{ print $1, $2, $3, $4, $5, $6, $7, $8 }')
-    { printf '\000\360\003\007\005\004'
-      i=0
-      while [ $i -lt 240 ]; do
-          printf "$(printf '\\%03o\\%03o\\%03o' $i $(((255 - i) >> 2)) $(((i * 7 & 255) >> 3)))"
-          i=$((i + 1))
-      done; } > "$tmp/pclr"
-    printf '\000\000\001\000\000\000\001\001\000\000\001\002' > "$tmp/cmap"
     # ihdr: height, width (SIZ's Ysiz and Xsiz, bytes 12-15 and 8-11), 1 component of 8 bits
-    set -- "$1" $size
+    set -- "$1" $(od -An -tu1 -j8 -N8 "$1")
     { printf "$(printf '\\%03o' $6 $7 $8 $9 $2 $3 $4 $5)"; printf '\000\001\007\007\000\000'; } > "$tmp/ihdr"
-    printf '\001\000\000\000\000\000\020' > "$tmp/colr"
     { box ihdr "$tmp/ihdr"; box colr "$tmp/colr"; box pclr "$tmp/pclr"; box cmap "$tmp/cmap"; } > "$tmp/jp2h"
-    printf 'jp2 \000\000\000\000jp2 ' > "$tmp/ftyp"
     { printf '\000\000\000\014jP  \015\012\207\012'; box ftyp "$tmp/ftyp"; box jp2h "$tmp/jp2h"
       box jp2c "$1"; } > "$tmp/palette.jp2"
 }
