@@ -326,6 +326,38 @@ else
     echo "$0: FFmpeg with a jpeg2000 encoder not found: no planar tests" >&2
 fi
 
+# ------------------------------------------------------------------ Grok
+# A second encoder, Grok (grokj2k-tools: grk_compress), its streams checked against
+# opj_decompress as OpenJPEG's are. Its POC streams repeat the main header's list in
+# each tile's first tile-part with other orders (libgpujpeg/src/j2k/markers.c): OpenJPEG
+# reads them right, and so must we (lossless_grok_poc, also for the warning that says
+# so, tests/j2k_check.sh).
+# grok NAME INPUT [grk_compress options]: NAME.j2k and its reference.
+grok() {
+    name=$1 in=$out/$2
+    shift 2
+    grk_compress -H 1 -i "$in" -o "$out/$name.j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: grk_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+        exit 1
+    }
+    case $name in
+    unsupported_*) ;;
+    *) opj_decompress -i "$out/$name.j2k" -o "$out/${name}_ref.${in##*.}" > "$out/opj.log" 2>&1 ;;
+    esac
+    echo "$name" >> "$tests"
+}
+if command -v grk_compress > /dev/null 2>&1; then
+    grok lossless_grok photo.ppm -n 5 -t 160,128 -u R -S -E -r 30,1
+    # (PLT with layers crashes Grok 10's encoder)
+    grok lossless_grok_plt photo.ppm -L -t 160,128
+    grok lossy_grok photo.ppm -I -q 38,46 -c [64,64],[32,32] -p RPCL
+    grok lossless_grok_poc photo.ppm -P T0=0,0,1,6,3,CPRL/T0=0,0,2,6,3,LRCP -r 20,1
+    grok lossless_grok_poc_gray gray.pgm -n 4 -p PCRL -P T0=0,0,1,4,1,RPCL/T0=0,0,2,4,1,CPRL -r 10,1 -u R
+    grok unsupported_grok_htj2k photo.ppm -M 64
+else
+    echo "$0: grk_compress not found (apt-get install grokj2k-tools): no Grok streams" >&2
+fi
+
 # ------------------------------------------------------------------ unsupported
 # Two components of different sizes (raw) and chroma subsampled two ways (raw).
 "$tools/make_image" --seed 6 noise 40 30 "$out/rgb40.ppm"

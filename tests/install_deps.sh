@@ -3,7 +3,8 @@
 # (compiler, autotools, OpenCL and PoCL, libpng), the references and corpus
 # sources of the tests (libjpeg-turbo, the wallpaper photographs) and clang with
 # libFuzzer, FFmpeg (its hap encoder and DDS decoder are the DXT tests' references),
-# OpenJPEG's tools (the JPEG 2000 tests' streams and references).
+# OpenJPEG's tools (the JPEG 2000 tests' streams and references), Grok's (a second
+# encoder's streams).
 # The CUDA backend is built too when nvcc is installed (not from here).
 set -eu
 
@@ -12,7 +13,7 @@ packages="
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
     libpng-dev libsnappy-dev
     libjpeg62-turbo-dev libjpeg-turbo-progs
-    libopenjp2-tools
+    libopenjp2-tools grokj2k-tools
     plasma-workspace-wallpapers
     ffmpeg
     clang libclang-rt-dev

@@ -70,6 +70,15 @@ case $case_name in
         fail "gpujpeg info: not the palette: $(grep palette "$tmp/stdout.txt")"
     ;;
 esac
+# Grok's POC streams (tests/gen_j2k_corpus.sh): the decode says whose orders it kept.
+case $case_name in
+*_grok_poc*)
+    j2k_decode "$(stream_of "$case_name")" "$tmp/poc.$(ext_of "$case_name")"
+    check_decoded
+    grep -q "Grok's encoder before its fix): the main header's orders are kept" "$tmp/stderr.txt" ||
+        fail "no warning of the tile-part POC that repeats the main header's: $msg"
+    ;;
+esac
 case $case_name in
 lossy_saturate*)
     # Past the optimistic fractions (tests/gen_j2k_corpus.sh): the decode says it went

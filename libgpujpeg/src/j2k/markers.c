@@ -396,6 +396,37 @@ static int parse_poc(reader *r, gj_j2k_stream *s, j2k_progression_volume *poc, i
     return 0;
 }
 
+/*
+ * Grok's encoder (up to its issue 435, fixed in 2026) repeated the main header's POC in
+ * every tile's first tile-part with the orders (Ppoc) overwritten, mostly by 0 (LRCP),
+ * while its packets follow the main header's orders. OpenJPEG and Grok's decoder of
+ * that time append a tile's POC to the main header's, so they read those streams
+ * right; read as the standard says, the tile's orders put every packet in the wrong
+ * place. A tile list of the main header's volumes, volume for volume, is taken for
+ * that copy: its packets in the main header's orders. Only the orders can differ
+ * between the two lists, and no encoder is known to write such a list to change them.
+ */
+static void keep_main_orders(const gj_j2k_stream *s, j2k_tile *t, unsigned tile_index)
+{
+    int orders_differ = 0;
+
+    if (t->nb_poc != s->nb_poc)
+        return;
+    for (int i = 0; i < s->nb_poc; i++) {
+        const j2k_progression_volume *a = &s->poc[i], *b = &t->poc[i];
+
+        if (a->res_start != b->res_start || a->comp_start != b->comp_start || a->layer_end != b->layer_end ||
+            a->res_end != b->res_end || a->comp_end != b->comp_end)
+            return;
+        orders_differ |= a->order != b->order;
+    }
+    if (!orders_differ)
+        return;
+    gj_log(GJ_LOG_WARNING, "POC: tile %u's list repeats the main header's volumes in other orders "
+           "(Grok's encoder before its fix): the main header's orders are kept", tile_index);
+    memcpy(t->poc, s->poc, (size_t)s->nb_poc * sizeof(*t->poc));
+}
+
 /* A.7.4: Zppm, then the data; tile-parts take Nppm-prefixed pieces in order. */
 static int parse_ppm(reader *r, gj_j2k_stream *s)
 {
@@ -634,12 +665,15 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_QCC: ret = parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
         case M_RGN: ret = parse_rgn(&seg, s, t->comps); break;
         case M_POC:
-            /* A tile's POC replaces the main header's (A.6.6). */
+            /* A tile's POC replaces the main header's (A.6.6); later tile-parts' POCs extend it. */
             if (!t->own_poc) {
                 if (!(t->poc = malloc(J2K_MAX_POC * sizeof(*t->poc))))
                     return GJ_ERROR_NOMEM;
                 t->nb_poc = 0;
                 t->own_poc = 1;
+                if ((ret = parse_poc(&seg, s, t->poc, &t->nb_poc)) >= 0)
+                    keep_main_orders(s, t, tile_index);
+                break;
             }
             ret = parse_poc(&seg, s, t->poc, &t->nb_poc);
             break;
