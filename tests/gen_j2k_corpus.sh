@@ -4,9 +4,10 @@
 #
 #   tests/gen_j2k_corpus.sh OUTDIR
 #
-# Streams come from OpenJPEG's opj_compress (libopenjp2-tools), references from
-# its opj_decompress. Environment: GJ_TEST_TOOLS (default tests/tools),
-# GJ_PHOTO_DIR (default /usr/share/wallpapers: plasma-workspace-wallpapers).
+# Streams come from OpenJPEG's opj_compress (libopenjp2-tools), Grok's grk_compress and
+# pydicom's test files where installed, references from opj_decompress. Environment:
+# GJ_TEST_TOOLS (default tests/tools), GJ_PHOTO_DIR (default /usr/share/wallpapers:
+# plasma-workspace-wallpapers), GJ_DICOM_DIR (pydicom's test files).
 #
 #   lossless_NAME   5/3 streams: our decode equals opj_decompress's bit for bit
 #   lossy_NAME      9/7 streams: every sample within 2 of opj_decompress's (float)
@@ -20,8 +21,10 @@
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   *_rgba          four components: rgba (PNG)
 #   components_*    streams no frame format holds (two components, four of 12 bits,
-#                   five, subsampled unlike any format): --> PGX, each component
-#                   against opj_decompress's (5/3: bit for bit; 9/7: within NAME.tolerance)
+#                   five, subsampled unlike any format), and pydicom's medical ones
+#                   (components_dicom_*): --> PGX, each component against
+#                   opj_decompress's (5/3: bit for bit; 9/7: within NAME.tolerance)
+#   *_grok*         streams of Grok's grk_compress (grokj2k-tools), as OpenJPEG's
 #   unsupported_*   refused with a message saying "unsupported"
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang
@@ -418,6 +421,29 @@ components three_ict 8 1x1:1x1:1x1 2 -I -mct 1 -r 10
 perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/components_two.j2k" "$out/lossless_palette_sub_jp2.jp2"
 opj_decompress -i "$out/lossless_palette_sub_jp2.jp2" -o "$out/lossless_palette_sub_jp2_ref.ppm" > "$out/opj.log" 2>&1
 echo lossless_palette_sub_jp2 >> "$tests"
+
+# ------------------------------------------------------------------ DICOM
+# Codestreams of medical scanners and toolkits: the JPEG 2000 test files of pydicom
+# (python3-pydicom), taken out of their DICOM files (tests/tools/dicom_j2k.pl): 16-bit
+# signed samples, lossless and 9/7, 13 bits, a JP2 file where a codestream belongs (GDCM),
+# each component against opj_decompress's; and one whose SIZ holds a sequence delimiter.
+dicom_dir=${GJ_DICOM_DIR:-/usr/lib/python3/dist-packages/pydicom/data/test_files}
+if [ -f "$dicom_dir/MR_small_jp2klossless.dcm" ]; then
+    for spec in 693_J2KI:0 J2K_pixelrep_mismatch:0 JPEG2000:2 MR_small_jp2klossless:0 GDCMJ2K_TextGBR:0:jp2; do
+        f=${spec%%:*} rest=${spec#*:}
+        name=components_dicom_$f ext=j2k
+        [ "${rest#*:}" = jp2 ] && name=${name}_jp2 ext=jp2
+        perl "$(dirname "$0")/tools/dicom_j2k.pl" "$dicom_dir/$f.dcm" "$out/$name.$ext"
+        opj_decompress -i "$out/$name.$ext" -o "$out/${name}_ref.pgx" > "$out/opj.log" 2>&1
+        echo "${rest%%:*}" > "$out/$name.tolerance"
+        echo "$name" >> "$tests"
+    done
+    perl "$(dirname "$0")/tools/dicom_j2k.pl" "$dicom_dir/JPEG2000-embedded-sequence-delimiter.dcm" \
+        "$out/broken_dicom_delimiter.j2k"
+    echo broken_dicom_delimiter >> "$tests"
+else
+    echo "$0: no pydicom test files in $dicom_dir (apt-get install python3-pydicom): no DICOM streams" >&2
+fi
 
 # ------------------------------------------------------------------ four components (RGBA)
 { printf 'P7\nWIDTH 67\nHEIGHT 45\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'

@@ -138,6 +138,8 @@ components_*)
     check_decoded
     t=$(cat "$j2k_corpus/$case_name.tolerance")
     k=0
+    # (ours.pgx alone for one component; opj_decompress numbers even that one)
+    [ -f "$tmp/ours.pgx" ] && mv "$tmp/ours.pgx" "$tmp/ours_0.pgx"
     for ref in "$j2k_corpus/${case_name}_ref_"*.pgx; do
         perl "$(dirname "$0")/tools/pgx_compare.pl" "$tmp/ours_$k.pgx" $k "$ref" "$t" 1 > "$tmp/compare.txt" 2>&1 ||
             fail "$(tail -n 1 "$tmp/compare.txt")"
