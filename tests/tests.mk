@@ -203,6 +203,11 @@ UNIT_TESTS += tests/unit/j2k_tile_limits
 tests_unit_j2k_tile_limits_SOURCES = tests/unit/j2k_tile_limits.c tests/unit/unit_check.h
 tests_unit_j2k_tile_limits_LDADD = libgpujpeg.la
 tests_unit_j2k_tile_limits_LDFLAGS = -static
+# Which progression volumes a tile takes when its tile-part headers hold a POC (Grok 10's copy).
+UNIT_TESTS += tests/unit/j2k_poc
+tests_unit_j2k_poc_SOURCES = tests/unit/j2k_poc.c tests/unit/unit_check.h
+tests_unit_j2k_poc_LDADD = libgpujpeg.la
+tests_unit_j2k_poc_LDFLAGS = -static
 UNIT_TESTS += tests/unit/j2k_batch
 tests_unit_j2k_batch_SOURCES = tests/unit/j2k_batch.c tests/unit/unit_check.h tests/unit/unit_download.h \
 	tests/unit/unit_decoded_again.h
