@@ -7,7 +7,8 @@
 # Streams come from OpenJPEG's opj_compress (libopenjp2-tools), Grok's grk_compress and
 # pydicom's test files where installed, references from opj_decompress. Environment:
 # GJ_TEST_TOOLS (default tests/tools), GJ_PHOTO_DIR (default /usr/share/wallpapers:
-# plasma-workspace-wallpapers), GJ_DICOM_DIR (pydicom's test files).
+# plasma-workspace-wallpapers), GJ_DICOM_DIR (pydicom's test files), GJ_J2K_FILES (a
+# directory of JPEG 2000 files from anywhere, checked against opj_decompress).
 #
 #   lossless_NAME   5/3 streams: our decode equals opj_decompress's bit for bit
 #   lossy_NAME      9/7 streams: every sample within 2 of opj_decompress's (float)
@@ -25,6 +26,8 @@
 #                   (components_dicom_*): --> PGX, each component against
 #                   opj_decompress's (5/3: bit for bit; 9/7: within NAME.tolerance)
 #   *_grok*         streams of Grok's grk_compress (grokj2k-tools), as OpenJPEG's
+#   *_files_*       GJ_J2K_FILES' files: components_ (OpenJPEG decodes them), unsupported_
+#                   (components of more than 16 bits), broken_ (OpenJPEG refuses them)
 #   unsupported_*   refused with a message saying "unsupported"
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang
@@ -422,39 +425,66 @@ perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/components_two.j2k" "$out/loss
 opj_decompress -i "$out/lossless_palette_sub_jp2.jp2" -o "$out/lossless_palette_sub_jp2_ref.ppm" > "$out/opj.log" 2>&1
 echo lossless_palette_sub_jp2 >> "$tests"
 
-# ------------------------------------------------------------------ DICOM
+# ------------------------------------------------------------------ files of others
+# j2k_reference NAME FILE: NAME's references, a PGX file a component from opj_decompress,
+# and its tolerance: COD's transform (its last SPcod byte, A.6.1) 0 is 9/7, within 2; 5/3
+# bit for bit. Fails where OpenJPEG cannot decode FILE.
+j2k_reference() {
+    opj_decompress -i "$2" -o "$out/${1}_ref.pgx" > "$out/opj.log" 2>&1 && [ -f "$out/${1}_ref_0.pgx" ] || return 1
+    perl -e 'local $/; $_ = <STDIN>; /\xFF\x52..(.{10})/s or exit 1; print ord(substr($1, 9, 1)) ? 0 : 2' \
+        < "$2" > "$out/$1.tolerance"
+}
+# j2k_file NAME FILE: a file of another encoder, decoded to PGX against opj_decompress
+# (components_NAME); where OpenJPEG cannot decode it, decoded or refused with a message
+# (broken_NAME); components of more than 16 bits refused as unsupported (unsupported_NAME).
+j2k_file() {
+    ext=j2k suffix=
+    if [ "$(head -c 12 "$2" | od -An -tx1 | tr -d ' \n')" = 0000000c6a5020200d0a870a ]; then
+        ext=jp2 suffix=_jp2
+    fi
+    name=components_$1$suffix
+    cp "$2" "$out/$name.$ext"
+    if ! j2k_reference "$name" "$2"; then
+        rm -f "$out/$name.$ext" "$out/$name"_ref*.pgx
+        name=broken_$1
+        cp "$2" "$out/$name.j2k"
+    # SIZ's Ssiz (A.5.1): the precision of each component
+    elif perl -e 'local $/; $_ = <STDIN>; /\xFF\x51..(.{34})(..)/s or exit 1; $n = unpack("n", $2);
+                  for $c (0 .. $n - 1) { exit 0 if (ord(substr($_, $+[0] + 3 * $c, 1)) & 0x7F) >= 16 } exit 1' \
+        < "$2"; then
+        rm -f "$out/$name"_ref*.pgx "$out/$name.tolerance"
+        mv "$out/$name.$ext" "$out/unsupported_$1$suffix.$ext"
+        name=unsupported_$1$suffix
+    fi
+    echo "$name" >> "$tests"
+}
+
 # Codestreams of medical scanners and toolkits: the JPEG 2000 test files of pydicom
 # (python3-pydicom: 16-bit signed samples, lossless and 9/7, 13 bits, a JP2 file where a
 # codestream belongs, GDCM's), or of any directory of DICOM files named so (GJ_DICOM_DIR:
 # pydicom-data's from PyPI add 10- to 15-bit scanner pictures), their first frame taken
-# out (tests/tools/dicom_j2k.pl), each component against opj_decompress's: 5/3 bit for
-# bit, 9/7 within 2. One whose SIZ holds a DICOM sequence delimiter is a broken stream.
+# out (tests/tools/dicom_j2k.pl). One whose SIZ holds a DICOM sequence delimiter is broken.
 dicom_dir=${GJ_DICOM_DIR:-/usr/lib/python3/dist-packages/pydicom/data/test_files}
 found=0
 for f in "$dicom_dir"/*J2K*.dcm "$dicom_dir"/*jp2k*.dcm "$dicom_dir"/*jpeg_2k*.dcm "$dicom_dir"/JPEG2000*.dcm; do
     [ -f "$f" ] || continue
     found=1
     base=$(basename "$f" .dcm)
-    if [ "$base" = JPEG2000-embedded-sequence-delimiter ]; then
-        perl "$(dirname "$0")/tools/dicom_j2k.pl" "$f" "$out/broken_dicom_delimiter.j2k"
-        echo broken_dicom_delimiter >> "$tests"
-        continue
-    fi
-    name=components_dicom_$base
-    perl "$(dirname "$0")/tools/dicom_j2k.pl" "$f" "$out/$name.j2k"
-    if [ "$(head -c 12 "$out/$name.j2k" | od -An -tx1 | tr -d ' \n')" = 0000000c6a5020200d0a870a ]; then
-        mv "$out/$name.j2k" "$out/${name}_jp2.jp2"
-        name=${name}_jp2
-    fi
-    opj_decompress -i "$(ls "$out/$name".j2k "$out/$name".jp2 2> /dev/null)" -o "$out/${name}_ref.pgx" \
-        > "$out/opj.log" 2>&1
-    # COD's transform (its last SPcod byte, A.6.1): 0 for 9/7
-    perl -e 'local $/; $_ = <STDIN>; /\xFF\x52..(.{10})/s or exit 1; print ord(substr($1, 9, 1)) ? 0 : 2' \
-        < "$(ls "$out/$name".j2k "$out/$name".jp2 2> /dev/null)" > "$out/$name.tolerance"
-    echo "$name" >> "$tests"
+    name=dicom_$base
+    [ "$base" = JPEG2000-embedded-sequence-delimiter ] && name=dicom_delimiter
+    perl "$(dirname "$0")/tools/dicom_j2k.pl" "$f" "$out/$name.stream"
+    j2k_file "$name" "$out/$name.stream"
+    rm -f "$out/$name.stream"
 done
 [ "$found" = 1 ] ||
     echo "$0: no DICOM files in $dicom_dir (apt-get install python3-pydicom): no DICOM streams" >&2
+# Any directory of JPEG 2000 files (GJ_J2K_FILES), such as Pillow's test images (the
+# Tests/images of its source from PyPI): files_NAME, NAME the file's, in words.
+for f in ${GJ_J2K_FILES:+"$GJ_J2K_FILES"/*}; do
+    case $f in *.j2k | *.j2c | *.jpc | *.jp2 | *.jpf | *.jpx) ;; *) continue ;; esac
+    f_base=$(basename "$f")
+    j2k_file "files_$(echo "${f_base%.*}" | tr -c 'A-Za-z0-9\n' _)" "$f"
+done
 
 # ------------------------------------------------------------------ four components (RGBA)
 { printf 'P7\nWIDTH 67\nHEIGHT 45\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n'
