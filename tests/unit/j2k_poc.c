@@ -3,7 +3,8 @@
  * hold a POC, on made-up codestreams parsed on the host: a tile-part POC replaces the
  * main header's (T.800 A.6.6) and later tile-parts' POCs extend it, except a tile's
  * first list of the main header's volumes in other orders, the copy that Grok 10's
- * encoder writes: that tile keeps the main header's orders, and the library warns.
+ * encoder writes: that tile keeps the main header's orders, and the library warns, once
+ * a codestream.
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,13 +44,13 @@ static size_t put_poc(uint8_t *p, const entry *e, int n)
     return k;
 }
 
-/* A tile-part of tile 0 (index part of 2), its header's POC, SOD and one empty packet. */
-static size_t put_tile_part(uint8_t *p, int part, const entry *e, int n)
+/* A tile-part (index part of parts) of tile `tile`, its header's POC, SOD and one empty packet. */
+static size_t put_tile_part(uint8_t *p, int tile, int part, int parts, const entry *e, int n)
 {
     size_t k = 12 + put_poc(p + 12, e, n);
     uint32_t psot = (uint32_t)k + 3;
-    uint8_t sot[12] = { 0xff, 0x90, 0x00, 0x0a, 0x00, 0x00, (uint8_t)(psot >> 24), (uint8_t)(psot >> 16),
-                        (uint8_t)(psot >> 8), (uint8_t)psot, (uint8_t)part, 2 };
+    uint8_t sot[12] = { 0xff, 0x90, 0x00, 0x0a, 0x00, (uint8_t)tile, (uint8_t)(psot >> 24), (uint8_t)(psot >> 16),
+                        (uint8_t)(psot >> 8), (uint8_t)psot, (uint8_t)part, (uint8_t)parts };
 
     memcpy(p, sot, 12);
     p[k++] = 0xff;
@@ -81,8 +82,8 @@ static void check(const char *what, const entry *main_poc, int n_main, const ent
 
     memcpy(stream, main_header, n);
     n += put_poc(stream + n, main_poc, n_main);
-    n += put_tile_part(stream + n, 0, part0, n0);
-    n += put_tile_part(stream + n, 1, part1, n1);
+    n += put_tile_part(stream + n, 0, 0, 2, part0, n0);
+    n += put_tile_part(stream + n, 0, 1, 2, part1, n1);
     stream[n++] = 0xff;
     stream[n++] = 0xd9;
     memset(&s, 0, sizeof(s));
@@ -106,6 +107,35 @@ static void check(const char *what, const entry *main_poc, int n_main, const ent
     j2k_stream_free(&s);
 }
 
+/* Two 8x16 tiles, each with Grok's copy in its one tile-part: both keep the main header's
+ * orders, and the codestream gets one warning, not one a tile. */
+static void check_two_tiles(const entry *main_poc, const entry *copy)
+{
+    uint8_t stream[512];
+    size_t n = sizeof(main_header);
+    gj_j2k_stream s;
+    int ret;
+
+    memcpy(stream, main_header, n);
+    stream[27] = 8;             /* XTsiz */
+    n += put_poc(stream + n, main_poc, 2);
+    n += put_tile_part(stream + n, 0, 0, 1, copy, 2);
+    n += put_tile_part(stream + n, 1, 0, 1, copy, 2);
+    stream[n++] = 0xff;
+    stream[n++] = 0xd9;
+    memset(&s, 0, sizeof(s));
+    warnings = 0;
+    ret = j2k_parse_codestream(stream, n, &s);
+    CHECK(ret == 0 && s.tiles_x == 2, "two tiles: parsing returned %d, %d tiles across", ret, ret ? 0 : s.tiles_x);
+    if (ret < 0)
+        return;
+    for (int t = 0; t < 2; t++)
+        CHECK(s.tiles[t].nb_poc == 2 && s.tiles[t].poc[0].order == main_poc[0].order &&
+              s.tiles[t].poc[1].order == main_poc[1].order, "two tiles: tile %d's orders are not the main header's", t);
+    CHECK(warnings == 1, "two tiles: %d warnings, not 1", warnings);
+    j2k_stream_free(&s);
+}
+
 int main(void)
 {
     const entry main_poc[2] = { { 0, 0, 1, 2, 1, J2K_RPCL }, { 0, 0, 2, 2, 1, J2K_CPRL } };
@@ -126,6 +156,7 @@ int main(void)
     check("Grok's copy, then more", main_poc, 2, grok_copy, 2, more, 1, main_then_more, 3, 1);
     /* the tile's first list, whichever tile-part holds it */
     check("the copy in the second tile-part", main_poc, 2, NULL, 0, grok_copy, 2, main_poc, 2, 1);
+    check_two_tiles(main_poc, grok_copy);
     gj_log_set_callback(NULL, NULL);
     printf("%d failures\n", failures);
     return failures != 0;

@@ -406,7 +406,7 @@ static int parse_poc(reader *r, gj_j2k_stream *s, j2k_progression_volume *poc, i
  * that copy: its packets in the main header's orders. Only the orders can differ
  * between the two lists, and no encoder is known to write such a list to change them.
  */
-static void keep_main_orders(const gj_j2k_stream *s, j2k_tile *t, unsigned tile_index)
+static void keep_main_orders(gj_j2k_stream *s, j2k_tile *t, unsigned tile_index)
 {
     int orders_differ = 0;
 
@@ -422,8 +422,10 @@ static void keep_main_orders(const gj_j2k_stream *s, j2k_tile *t, unsigned tile_
     }
     if (!orders_differ)
         return;
-    gj_log(GJ_LOG_WARNING, "POC: tile %u's list repeats the main header's volumes in other orders "
-           "(Grok's encoder before its fix): the main header's orders are kept", tile_index);
+    /* once a codestream: Grok repeats the list in every tile */
+    if (!s->poc_copies++)
+        gj_log(GJ_LOG_WARNING, "POC: tile %u's list repeats the main header's volumes in other orders "
+               "(Grok's encoder before its fix): the main header's orders are kept", tile_index);
     memcpy(t->poc, s->poc, (size_t)s->nb_poc * sizeof(*t->poc));
 }
 
