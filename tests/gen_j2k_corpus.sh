@@ -76,7 +76,8 @@ fi
 "$tools/make_image" --seed 7 rings 24 2101 "$out/tall.ppm"
 "$tools/make_image" --gray --seed 8 noise 64 2101 "$out/tall64.pgm"
 
-# stream KIND NAME INPUT [opj_compress options]: NAME.j2k and its reference.
+# stream KIND NAME INPUT [encoder options]: NAME.j2k and its reference; the encoder is
+# $encoder (opj_compress unless set, for Grok's grk_compress).
 stream() {
     kind=$1 name=${1}_$2 in=$out/$3
     shift 3
@@ -84,11 +85,11 @@ stream() {
     [ "$ext" = pam ] && ext=png     # opj_decompress writes RGBA as PNG, not PAM
     j2k=$out/$name.j2k
     case $name in *_jp2) j2k=$out/$name.jp2 ;; esac
-    opj_compress -i "$in" -o "$j2k" "$@" > "$out/opj.log" 2>&1 || {
-        echo "$0: opj_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
+    ${encoder:-opj_compress} -i "$in" -o "$j2k" "$@" > "$out/opj.log" 2>&1 || {
+        echo "$0: ${encoder:-opj_compress} $* failed: $(tail -n 1 "$out/opj.log")" >&2
         exit 1
     }
-    opj_decompress -i "$j2k" -o "$out/${name}_ref.$ext" > "$out/opj.log" 2>&1
+    [ "$kind" = unsupported ] || opj_decompress -i "$j2k" -o "$out/${name}_ref.$ext" > "$out/opj.log" 2>&1
     echo "$name" >> "$tests"
 }
 
@@ -337,29 +338,17 @@ fi
 # opj_decompress as OpenJPEG's are. Its POC streams repeat the main header's list in
 # each tile's first tile-part with other orders (libgpujpeg/src/j2k/markers.c): OpenJPEG
 # reads them right, and so must we (lossless_grok_poc, also for the warning that says
-# so, tests/j2k_check.sh).
-# grok NAME INPUT [grk_compress options]: NAME.j2k and its reference.
-grok() {
-    name=$1 in=$out/$2
-    shift 2
-    grk_compress -H 1 -i "$in" -o "$out/$name.j2k" "$@" > "$out/opj.log" 2>&1 || {
-        echo "$0: grk_compress $* failed: $(tail -n 1 "$out/opj.log")" >&2
-        exit 1
-    }
-    case $name in
-    unsupported_*) ;;
-    *) opj_decompress -i "$out/$name.j2k" -o "$out/${name}_ref.${in##*.}" > "$out/opj.log" 2>&1 ;;
-    esac
-    echo "$name" >> "$tests"
-}
+# so, tests/j2k_check.sh). The HTJ2K stream has no reference: OpenJPEG refuses it too.
 if command -v grk_compress > /dev/null 2>&1; then
-    grok lossless_grok photo.ppm -n 5 -t 160,128 -u R -S -E -r 30,1
+    encoder="grk_compress -H 1"
+    stream lossless grok photo.ppm -n 5 -t 160,128 -u R -S -E -r 30,1
     # (PLT with layers crashes Grok 10's encoder)
-    grok lossless_grok_plt photo.ppm -L -t 160,128
-    grok lossy_grok photo.ppm -I -q 38,46 -c [64,64],[32,32] -p RPCL
-    grok lossless_grok_poc photo.ppm -P T0=0,0,1,6,3,CPRL/T0=0,0,2,6,3,LRCP -r 20,1
-    grok lossless_grok_poc_gray gray.pgm -n 4 -p PCRL -P T0=0,0,1,4,1,RPCL/T0=0,0,2,4,1,CPRL -r 10,1 -u R
-    grok unsupported_grok_htj2k photo.ppm -M 64
+    stream lossless grok_plt photo.ppm -L -t 160,128
+    stream lossy grok photo.ppm -I -q 38,46 -c [64,64],[32,32] -p RPCL
+    stream lossless grok_poc photo.ppm -P T0=0,0,1,6,3,CPRL/T0=0,0,2,6,3,LRCP -r 20,1
+    stream lossless grok_poc_gray gray.pgm -n 4 -p PCRL -P T0=0,0,1,4,1,RPCL/T0=0,0,2,4,1,CPRL -r 10,1 -u R
+    stream unsupported grok_htj2k photo.ppm -M 64
+    encoder=
 else
     echo "$0: grk_compress not found (apt-get install grokj2k-tools): no Grok streams" >&2
 fi
@@ -426,36 +415,27 @@ opj_decompress -i "$out/lossless_palette_sub_jp2.jp2" -o "$out/lossless_palette_
 echo lossless_palette_sub_jp2 >> "$tests"
 
 # ------------------------------------------------------------------ files of others
-# j2k_reference NAME FILE: NAME's references, a PGX file a component from opj_decompress,
-# and its tolerance: COD's transform (its last SPcod byte, A.6.1) 0 is 9/7, within 2; 5/3
-# bit for bit. Fails where OpenJPEG cannot decode FILE.
-j2k_reference() {
-    opj_decompress -i "$2" -o "$out/${1}_ref.pgx" > "$out/opj.log" 2>&1 && [ -f "$out/${1}_ref_0.pgx" ] || return 1
-    perl -e 'local $/; $_ = <STDIN>; /\xFF\x52..(.{10})/s or exit 1; print ord(substr($1, 9, 1)) ? 0 : 2' \
-        < "$2" > "$out/$1.tolerance"
-}
-# j2k_file NAME FILE: a file of another encoder, decoded to PGX against opj_decompress
-# (components_NAME); where OpenJPEG cannot decode it, decoded or refused with a message
-# (broken_NAME); components of more than 16 bits refused as unsupported (unsupported_NAME).
+# j2k_file NAME FILE: a file of another encoder, decoded to PGX against opj_decompress,
+# 5/3 bit for bit, 9/7 within 2 (components_NAME); where OpenJPEG cannot decode it,
+# decoded or refused with a message (broken_NAME); components of more than 16 bits
+# refused as unsupported (unsupported_NAME). tests/tools/j2k_facts.pl reads the header.
 j2k_file() {
     ext=j2k suffix=
     if [ "$(head -c 12 "$2" | od -An -tx1 | tr -d ' \n')" = 0000000c6a5020200d0a870a ]; then
         ext=jp2 suffix=_jp2
     fi
     name=components_$1$suffix
-    cp "$2" "$out/$name.$ext"
-    if ! j2k_reference "$name" "$2"; then
-        rm -f "$out/$name.$ext" "$out/$name"_ref*.pgx
-        name=broken_$1
-        cp "$2" "$out/$name.j2k"
-    # SIZ's Ssiz (A.5.1): the precision of each component
-    elif perl -e 'local $/; $_ = <STDIN>; /\xFF\x51..(.{34})(..)/s or exit 1; $n = unpack("n", $2);
-                  for $c (0 .. $n - 1) { exit 0 if (ord(substr($_, $+[0] + 3 * $c, 1)) & 0x7F) >= 16 } exit 1' \
-        < "$2"; then
-        rm -f "$out/$name"_ref*.pgx "$out/$name.tolerance"
-        mv "$out/$name.$ext" "$out/unsupported_$1$suffix.$ext"
+    if ! opj_decompress -i "$2" -o "$out/${name}_ref.pgx" > "$out/opj.log" 2>&1 || [ ! -f "$out/${name}_ref_0.pgx" ] ||
+        ! facts=$(perl "$(dirname "$0")/tools/j2k_facts.pl" "$2" 2> /dev/null); then
+        rm -f "$out/$name"_ref*.pgx
+        name=broken_$1 ext=j2k
+    elif [ "${facts#* }" -gt 16 ]; then
+        rm -f "$out/$name"_ref*.pgx
         name=unsupported_$1$suffix
+    else
+        [ "${facts% *}" = 1 ] && echo 0 > "$out/$name.tolerance" || echo 2 > "$out/$name.tolerance"
     fi
+    cp "$2" "$out/$name.$ext"
     echo "$name" >> "$tests"
 }
 

@@ -1,22 +1,53 @@
-# The JPEG 2000 codestreams that the corpus tools edit or wrap (j2k_guard_bits.pl,
-# j2k_roi_planes.pl, jp2_palette.pl): read, walked through the main header's marker
-# segments, written back. Errors name the tool and the file.
+# The JPEG 2000 codestreams that the corpus tools edit, wrap or describe (j2k_guard_bits.pl,
+# j2k_roi_planes.pl, jp2_palette.pl, j2k_facts.pl, dicom_j2k.pl): read, walked through the
+# main header's marker segments, written back. Errors name the tool and the file.
 package J2kHeader;
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(read_codestream main_segments write_file);
+our @EXPORT_OK = qw(read_file read_codestream codestream_in main_segments write_file);
+
+# The bytes of the file NAME.
+sub read_file {
+    my ($tool, $name) = @_;
+    open(my $in, '<:raw', $name) or die "$tool: $name: $!\n";
+    local $/;
+    my $data = <$in>;
+    close($in);
+    return $data;
+}
 
 # The bytes of the codestream file NAME (SOC first).
 sub read_codestream {
     my ($tool, $name) = @_;
-    open(my $in, '<:raw', $name) or die "$tool: $name: $!\n";
-    local $/;
-    my $cs = <$in>;
-    close($in);
+    my $cs = read_file($tool, $name);
     die "$tool: $name: not a codestream\n" unless substr($cs, 0, 2) eq "\xff\x4f";
     return $cs;
+}
+
+# The codestream of the file NAME: the file itself, or a JP2 file's contiguous codestream
+# box (jp2c; I.5: a box length of 1 gives a 64-bit one, 0 runs to the end of the file).
+sub codestream_in {
+    my ($tool, $name) = @_;
+    my $file = read_file($tool, $name);
+    return $file if substr($file, 0, 2) eq "\xff\x4f";
+    die "$tool: $name: neither a codestream nor a JP2 file\n" unless substr($file, 0, 12) eq "\0\0\0\x0cjP  \r\n\x87\n";
+    my $pos = 0;
+    while ($pos + 8 <= length($file)) {
+        my ($length, $type) = unpack('NA4', substr($file, $pos, 8));
+        my $header = 8;
+        if ($length == 1) {
+            die "$tool: $name: a box cut short\n" if $pos + 16 > length($file);
+            my ($high, $low) = unpack('NN', substr($file, $pos + 8, 8));
+            ($length, $header) = ($high * 4294967296 + $low, 16);
+        }
+        $length = length($file) - $pos if $length == 0;
+        die "$tool: $name: a box of $length bytes\n" if $length < $header;
+        return substr($file, $pos + $header, $length - $header) if $type eq 'jp2c';
+        $pos += $length;
+    }
+    die "$tool: $name: no codestream box\n";
 }
 
 # The main header's marker segments after SOC, up to the first SOT (A.4.2): each

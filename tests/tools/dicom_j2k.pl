@@ -5,6 +5,9 @@
 # basic offset table, then the fragments of the frames: the first frame's are joined here.
 use strict;
 use warnings;
+use FindBin;
+use lib $FindBin::Bin;
+use J2kHeader qw(read_file write_file);
 
 # A codestream (SOC, SIZ) or a JP2 file (its signature box) starts here.
 sub starts_picture {
@@ -14,9 +17,7 @@ sub starts_picture {
 
 my ($in, $out) = @ARGV;
 die "usage: dicom_j2k.pl IN.dcm OUT\n" unless defined $out;
-open(my $f, '<:raw', $in) or die "dicom_j2k.pl: $in: $!\n";
-my $d = do { local $/; <$f> };
-close($f);
+my $d = read_file('dicom_j2k.pl', $in);
 
 my $at = -1;
 for my $vr ('OB', 'OW') {
@@ -39,6 +40,4 @@ while ($pos + 8 <= length($d)) {
     $stream .= $item if $items++;       # the first is the offset table
 }
 die "dicom_j2k.pl: $in: no JPEG 2000 codestream nor JP2 file\n" unless starts_picture($stream);
-open(my $o, '>:raw', $out) or die "dicom_j2k.pl: $out: $!\n";
-print $o $stream;
-close($o) or die "dicom_j2k.pl: $out: $!\n";
+write_file('dicom_j2k.pl', $out, $stream);

@@ -61,6 +61,16 @@ static size_t put_tile_part(uint8_t *p, int tile, int part, int parts, const ent
 
 static int warnings;
 
+/* Ends the codestream of n bytes (EOC) and parses it into s, counting its warnings. */
+static int parse(uint8_t *stream, size_t n, gj_j2k_stream *s)
+{
+    stream[n++] = 0xff;
+    stream[n++] = 0xd9;
+    memset(s, 0, sizeof(*s));
+    warnings = 0;
+    return j2k_parse_codestream(stream, n, s);
+}
+
 static void count_warnings(void *opaque, int level, const char *message)
 {
     (void)opaque;
@@ -84,11 +94,7 @@ static void check(const char *what, const entry *main_poc, int n_main, const ent
     n += put_poc(stream + n, main_poc, n_main);
     n += put_tile_part(stream + n, 0, 0, 2, part0, n0);
     n += put_tile_part(stream + n, 0, 1, 2, part1, n1);
-    stream[n++] = 0xff;
-    stream[n++] = 0xd9;
-    memset(&s, 0, sizeof(s));
-    warnings = 0;
-    ret = j2k_parse_codestream(stream, n, &s);
+    ret = parse(stream, n, &s);
     CHECK(ret == 0, "%s: parsing returned %d", what, ret);
     if (ret < 0)
         return;
@@ -121,11 +127,7 @@ static void check_two_tiles(const entry *main_poc, const entry *copy)
     n += put_poc(stream + n, main_poc, 2);
     n += put_tile_part(stream + n, 0, 0, 1, copy, 2);
     n += put_tile_part(stream + n, 1, 0, 1, copy, 2);
-    stream[n++] = 0xff;
-    stream[n++] = 0xd9;
-    memset(&s, 0, sizeof(s));
-    warnings = 0;
-    ret = j2k_parse_codestream(stream, n, &s);
+    ret = parse(stream, n, &s);
     CHECK(ret == 0 && s.tiles_x == 2, "two tiles: parsing returned %d, %d tiles across", ret, ret ? 0 : s.tiles_x);
     if (ret < 0)
         return;

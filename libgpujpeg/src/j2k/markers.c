@@ -666,19 +666,20 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_QCD: ret = parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD); break;
         case M_QCC: ret = parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
         case M_RGN: ret = parse_rgn(&seg, s, t->comps); break;
-        case M_POC:
+        case M_POC: {
             /* A tile's POC replaces the main header's (A.6.6); later tile-parts' POCs extend it. */
-            if (!t->own_poc) {
+            int first = !t->own_poc;
+
+            if (first) {
                 if (!(t->poc = malloc(J2K_MAX_POC * sizeof(*t->poc))))
                     return GJ_ERROR_NOMEM;
                 t->nb_poc = 0;
                 t->own_poc = 1;
-                if ((ret = parse_poc(&seg, s, t->poc, &t->nb_poc)) >= 0)
-                    keep_main_orders(s, t, tile_index);
-                break;
             }
-            ret = parse_poc(&seg, s, t->poc, &t->nb_poc);
+            if ((ret = parse_poc(&seg, s, t->poc, &t->nb_poc)) >= 0 && first)
+                keep_main_orders(s, t, tile_index);
             break;
+        }
         case M_PPT:
             if (s->has_ppm)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "PPT: in a codestream with PPM");
