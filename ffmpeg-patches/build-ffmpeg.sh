@@ -183,6 +183,8 @@ configure_flags() {
     echo --enable-encoder=mjpeg_gpujpeg --enable-filter=loop
     # the DXT filter (filters/; gpujpeg_dxt_filter.mak); metadata prints its frames' texture tags
     echo --enable-filter=dxt_gpujpeg,metadata
+    # showinfo prints the frames' side data (jpeg2000_gpujpeg's ICC profiles: gpujpeg_j2k_icc.sh)
+    echo --enable-filter=showinfo
     command -v nasm > /dev/null 2>&1 || echo --disable-x86asm
     echo ${FFMPEG_CONFIGURE_EXTRA:-}
 }

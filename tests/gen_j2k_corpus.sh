@@ -19,6 +19,8 @@
 #   *_deep*         12- and 16-bit samples (compared with tests/tools/pnm16.pl)
 #   *_dci2k/4k      the DCI 2K and 4K profiles (Rsiz 3, 4; 12 bits): also gpujpeg info's profile
 #   *_res_jp2       a JP2 resolution box: also gpujpeg info's sample aspect ratio
+#   *_icc*_jp2      a JP2 file's ICC profile (icc-profiles-free's; NAME.icc, none for a
+#                   box that counts none): gpujpeg info tells it, PNG files carry it
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   *_rgba          four components: rgba (PNG)
 #   components_*    streams no frame format holds (two components, four of 12 bits,
@@ -36,6 +38,7 @@ set -eu
 out=${1:?usage: gen_j2k_corpus.sh OUTDIR}
 tools=${GJ_TEST_TOOLS:-tests/tools}
 photo_dir=${GJ_PHOTO_DIR:-/usr/share/wallpapers}
+icc_dir=${GJ_ICC_DIR:-/usr/share/color/icc}
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -148,6 +151,25 @@ perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$ou
     cdef 0:0:3 1:0:2 2:0:1
 opj_decompress -i "$out/lossless_cdef_jp2.jp2" -o "$out/lossless_cdef_jp2_ref.ppm" > "$out/opj.log" 2>&1
 echo lossless_cdef_jp2 >> "$tests"
+# ICC profiles (colr boxes of method 2: T.800 I.5.3.3), which the decode hands on
+# (tests/j2k_check.sh); the pictures are file_jp2's. A profile before opj_compress's
+# sRGB box is the file's; one of JPX's method 3 is a box a JP2 reader ignores, the
+# sRGB box after it then counting.
+have_icc=
+if [ -f "$icc_dir/sRGB.icc" ] && [ -f "$icc_dir/Gray.icc" ]; then
+    have_icc=yes
+    for m in 2 3; do
+        name=lossless_icc_jp2
+        [ $m = 3 ] && name=lossless_icc_any_jp2
+        perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$out/$name.jp2" \
+            colr $m "$icc_dir/sRGB.icc"
+        cp "$out/lossless_file_jp2_ref.ppm" "$out/${name}_ref.ppm"
+        echo $name >> "$tests"
+    done
+    cp "$icc_dir/sRGB.icc" "$out/lossless_icc_jp2.icc"
+else
+    echo "$0: $icc_dir/sRGB.icc and Gray.icc not found (apt-get install icc-profiles-free): no ICC tests" >&2
+fi
 # A palette (pclr + cmap) around the gray stream, decoded through it by opj_decompress.
 perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/lossless_gray.j2k" "$out/lossless_palette_jp2.jp2"
 opj_decompress -i "$out/lossless_palette_jp2.jp2" -o "$out/lossless_palette_jp2_ref.ppm" > "$out/opj.log" 2>&1
@@ -349,6 +371,24 @@ if command -v grk_compress > /dev/null 2>&1; then
     stream lossless grok_poc_gray gray.pgm -n 4 -p PCRL -P T0=0,0,1,4,1,RPCL/T0=0,0,2,4,1,CPRL -r 10,1 -u R
     stream unsupported grok_htj2k photo.ppm -M 64
     encoder=
+    # PNG files' ICC profiles, which Grok's encoder keeps in its JP2 files (colr of method
+    # 2): lossless, the decode equals the source (opj_decompress applies the profile).
+    # grok_icc NAME PICTURE PROFILE: NAME.jp2 of PICTURE with PROFILE, its reference and NAME.icc
+    grok_icc() {
+        perl "$(dirname "$0")/tools/png_icc.pl" write "$out/$2" "$3" "$out/$1.png"
+        grk_compress -H 1 -i "$out/$1.png" -o "$out/$1.jp2" > "$out/opj.log" 2>&1 || {
+            echo "$0: grk_compress of a PNG file with a profile failed: $(tail -n 1 "$out/opj.log")" >&2
+            exit 1
+        }
+        cp "$out/$2" "$out/${1}_ref.${2##*.}"
+        cp "$3" "$out/$1.icc"
+        rm -f "$out/$1.png"
+        echo "$1" >> "$tests"
+    }
+    if [ -n "$have_icc" ]; then
+        grok_icc lossless_grok_icc_jp2 photo.ppm "$icc_dir/sRGB.icc"
+        grok_icc lossless_grok_icc_gray_jp2 gray.pgm "$icc_dir/Gray.icc"
+    fi
 else
     echo "$0: grk_compress not found (apt-get install grokj2k-tools): no Grok streams" >&2
 fi

@@ -4,7 +4,8 @@
 # sources of the tests (libjpeg-turbo, the wallpaper photographs) and clang with
 # libFuzzer, FFmpeg (its hap encoder and DDS decoder are the DXT tests' references),
 # OpenJPEG's tools (the JPEG 2000 tests' streams and references), Grok's (a second
-# encoder's streams), pydicom (its JPEG 2000 test files: medical codestreams).
+# encoder's streams), pydicom (its JPEG 2000 test files: medical codestreams), free
+# ICC profiles (a JP2 file's colour profile, handed on by the decoder).
 # The CUDA backend is built too when nvcc is installed (not from here).
 set -eu
 
@@ -13,7 +14,7 @@ packages="
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
     libpng-dev libsnappy-dev
     libjpeg62-turbo-dev libjpeg-turbo-progs
-    libopenjp2-tools grokj2k-tools python3-pydicom
+    libopenjp2-tools grokj2k-tools python3-pydicom icc-profiles-free
     plasma-workspace-wallpapers
     ffmpeg
     clang libclang-rt-dev

@@ -70,6 +70,40 @@ case $case_name in
         fail "gpujpeg info: not the palette: $(grep palette "$tmp/stdout.txt")"
     ;;
 esac
+# A JP2 file's ICC profile (tests/gen_j2k_corpus.sh; NAME.icc, none where no profile
+# counts): gpujpeg info tells it, and the PNG files of a decode carry it, one picture at
+# a time and in a batch of two; where a colr box of JPX's method 3 comes first, the
+# sRGB box after it counts.
+case $case_name in
+*_icc*_jp2)
+    stream=$(stream_of "$case_name")
+    expected=$j2k_corpus/$case_name.icc
+    run_gpujpeg info "$stream"
+    check_decoded
+    if [ -f "$expected" ]; then
+        line="ICC profile, $(wc -c < "$expected" | tr -d ' ') bytes (JP2 colr box)"
+    else
+        line="sRGB (JP2 colr box)"
+    fi
+    grep -q "^  colour: *$line$" "$tmp/stdout.txt" ||
+        fail "gpujpeg info: not '$line': $(grep colour "$tmp/stdout.txt")"
+    mkdir -p "$tmp/icc"
+    cp "$stream" "$tmp/icc/a.jp2"
+    cp "$stream" "$tmp/icc/b.jp2"
+    j2k_decode "$stream" "$tmp/icc/one.png"
+    check_decoded
+    run_gpujpeg decode --device "$device" --output-format png -o "$tmp/icc" "$tmp/icc/a.jp2" "$tmp/icc/b.jp2"
+    check_decoded
+    for p in one a b; do
+        if perl "$(dirname "$0")/tools/png_icc.pl" read "$tmp/icc/$p.png" > "$tmp/icc/$p.icc"; then
+            [ -f "$expected" ] || fail "$p.png has an ICC profile where the file's counts none"
+            cmp -s "$tmp/icc/$p.icc" "$expected" || fail "$p.png's ICC profile is not the file's"
+        else
+            [ ! -f "$expected" ] || fail "$p.png has no ICC profile"
+        fi
+    done
+    ;;
+esac
 # Grok's POC streams (tests/gen_j2k_corpus.sh): the decode says whose orders it kept.
 case $case_name in
 *_grok_poc*)
@@ -225,6 +259,15 @@ case $case_name in
     note=identical
     within "$tmp/ours.${ref##*.}" "$ref" $lossy_tolerance
     pass "opj_decompress: $note${again:+; decoded again, as GJ_J2K_WORST_CASE=1: $again}"
+    ;;
+*_grok_icc*)
+    # (opj_decompress applies the profile: the reference is the encoder's source)
+    same "$tmp/ours.${ref##*.}" "$ref"
+    pass "equals the source, the ICC profile in PNG files"
+    ;;
+*_icc*)
+    same "$tmp/ours.${ref##*.}" "$ref"
+    pass "equals opj_decompress$([ -f "$j2k_corpus/$case_name.icc" ] && echo ", the ICC profile in PNG files")"
     ;;
 *)
     same "$tmp/ours.${ref##*.}" "$ref"

@@ -123,7 +123,7 @@ list_tests() {
         for clip in ff_rgb_lossless.mov ff_gray12.mxf ff_yuv422.avi ff_yuv422p10.mxf ff_yuv420p12.avi ff_yuv410.avi \
                     ff_yuv444.avi ff_yuv444p12.mov ff_ya8.avi ff_rgba64.mov ff_yuva420p.avi ff_yuva422p10.mov \
                     ff_yuva444p.mov \
-                    dci-%03d.j2k mix-%03d.j2k res-%03d.jp2 pal-%03d.jp2; do
+                    dci-%03d.j2k mix-%03d.j2k res-%03d.jp2 pal-%03d.jp2 icc-%03d.jp2; do
             echo "ffmpeg $ffbuild/tests/data/gpujpeg-j2k/$clip"
         done
         echo "ffmpeg-enc $ffbuild/tests/data/gpujpeg-enc"

@@ -39,6 +39,7 @@ typedef struct j2k_item {
     char *out;              /* the output path (owned), or NULL */
     uint8_t *buf;           /* the file, kept from batch to batch */
     size_t capacity, size;
+    size_t icc_offset, icc_size;    /* its ICC profile (gj_j2k_info) */
 } j2k_item;
 
 typedef struct j2k_batch {
@@ -83,6 +84,7 @@ typedef struct picture_info {
     int width, height;
     int gray;
     enum gj_pixel_format native_format;
+    size_t icc_offset, icc_size;    /* a JP2 file's ICC profile, for the output file */
 } picture_info;
 
 static const struct option long_options[] = {
@@ -276,9 +278,11 @@ static int decode_picture(decode_session *s, const picture_info *info,
     return ret;
 }
 
-static int write_picture(decode_session *s, const char *out, const gj_frame *frame)
+/* icc: the input's ICC profile, icc_size bytes (NULL: none), where the file format holds one. */
+static int write_picture(decode_session *s, const char *out, const gj_frame *frame, const uint8_t *icc,
+                         size_t icc_size)
 {
-    int ret = output_write(s->opts->module, out, frame);
+    int ret = output_write(s->opts->module, out, frame, icc, icc_size);
 
     if (ret < 0)
         cli_error(out, "%s", output_error(ret));
@@ -310,6 +314,8 @@ static int read_picture_info(const uint8_t *data, size_t size, picture_info *inf
         info->height = j.height;
         info->gray = j.num_components == 1;
         info->native_format = j.native_format;
+        info->icc_offset = j.icc_offset;
+        info->icc_size = j.icc_size;
     } else {
         gj_jpeg_info j;
 
@@ -375,7 +381,8 @@ static int decode_input(decode_session *s, const char *in, const char *out)
     }
     if (o->module->components)
         return write_components(s, out);
-    return o->module->write ? write_picture(s, out, &s->frame) : 0;
+    return o->module->write ? write_picture(s, out, &s->frame, info.icc_size ? s->buf + info.icc_offset : NULL,
+                                            info.icc_size) : 0;
 }
 
 /*
@@ -417,6 +424,8 @@ static int prepare_batch(decode_session *s, const uint8_t **data, size_t *sizes,
         } else {
             data[m] = it->buf;
             sizes[m] = it->size;
+            it->icc_offset = info.icc_offset;
+            it->icc_size = info.icc_size;
             frames[m] = (gj_frame){ .format = format, .memory = GJ_MEMORY_HOST };
             index[m++] = k;
         }
@@ -463,7 +472,8 @@ static void flush_batch(decode_session *s)
         } else {
             s->decoded += o->repeat;
             s->pixels += (double)frames[k].width * frames[k].height * o->repeat;
-            if (o->module->write && write_picture(s, it->out, &frames[k]) < 0)
+            if (o->module->write && write_picture(s, it->out, &frames[k],
+                                                  it->icc_size ? it->buf + it->icc_offset : NULL, it->icc_size) < 0)
                 s->failed++;
         }
         gj_frame_unref(&frames[k]);

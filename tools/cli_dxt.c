@@ -209,7 +209,7 @@ static int run_undxt(const dxt_opts *o)
         frame.format = undxt_format(m, blocks.format);
         if ((ret = gj_dxt_decode(dec, &blocks, &frame)) < 0)
             cli_report(o->in, ret);
-        else if ((ret = output_write(m, o->out, &frame)) < 0)
+        else if ((ret = output_write(m, o->out, &frame, NULL, 0)) < 0)
             cli_error(o->out, "%s", output_error(ret));
     }
     cli_set_subject(NULL);

@@ -170,6 +170,20 @@ static const char *profile_name(int rsiz)
     return NULL;
 }
 
+/* T.800 Table I.10's enumerated colour spaces. */
+static const char *colour_space_name(int enumcs)
+{
+    static char other[32];
+
+    switch (enumcs) {
+    case 16: return "sRGB";
+    case 17: return "greyscale";
+    case 18: return "sYCC";
+    }
+    snprintf(other, sizeof(other), "enumerated %u", (unsigned)enumcs);
+    return other;
+}
+
 static void print_j2k_info(const char *path, const gj_j2k_info *info, const gj_j2k_palette *palette)
 {
     const char *profile = profile_name(info->profile);
@@ -193,6 +207,10 @@ static void print_j2k_info(const char *path, const gj_j2k_info *info, const gj_j
     printf("  native format:     %s\n", gj_pixel_format_describe(info->native_format)->name);
     if (info->sar_num)
         printf("  sample aspect:     %d:%d (JP2 res box)\n", info->sar_num, info->sar_den);
+    if (info->icc_size)
+        printf("  colour:            ICC profile, %zu bytes (JP2 colr box)\n", info->icc_size);
+    else if (info->colour_space)
+        printf("  colour:            %s (JP2 colr box)\n", colour_space_name(info->colour_space));
     if (palette->entries) {
         printf("  palette:           %d entries of %d columns (", palette->entries, palette->columns);
         for (int c = 0; c < palette->columns; c++)

@@ -32,6 +32,7 @@ typedef struct GJQueued {
     int             width, height;
     enum AVPixelFormat sw;
     AVRational      sar;            ///< a JP2 file's resolution box's, else 0/0
+    size_t          icc_offset, icc_size;   ///< a JP2 file's ICC profile in the packet (size 0: none)
 } GJQueued;
 
 typedef struct GJDecoderContext {
@@ -197,12 +198,12 @@ static int is_pal8(const AVPacket *pkt, const gj_j2k_info *info)
  * The JPEG 2000 picture's size at avctx->lowres, its format as the native
  * jpeg2000 decoder reports it (plain, not full-range, YUV, XYZ for the digital
  * cinema profiles: 12-bit X'Y'Z' samples, as RGB48's layout holds them, and pal8
- * for a JP2 palette that it holds) and the sample aspect ratio of a JP2 file's
- * resolution box.
+ * for a JP2 palette that it holds), the sample aspect ratio of a JP2 file's
+ * resolution box and where its ICC profile lies (q's fields).
  */
-static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
-                     enum AVPixelFormat *sw, AVRational *sar)
+static int probe_j2k(AVCodecContext *avctx, GJQueued *q)
 {
+    const AVPacket *pkt = q->pkt;
     gj_j2k_info info;
     int ret;
 
@@ -210,24 +211,26 @@ static int probe_j2k(AVCodecContext *avctx, const AVPacket *pkt, int *w, int *h,
         av_log(avctx, AV_LOG_ERROR, "invalid or unsupported JPEG 2000 (%s)\n", gj_strerror(ret));
         return ret;
     }
-    if ((ret = gj_j2k_output_size(&info, avctx->lowres, w, h)) < 0) {
+    if ((ret = gj_j2k_output_size(&info, avctx->lowres, &q->width, &q->height)) < 0) {
         av_log(avctx, AV_LOG_ERROR, "lowres %d leaves no picture of %dx%d\n",
                avctx->lowres, info.width, info.height);
         return ret;
     }
-    *sw = ff_gpujpeg_hw_sw_format(gj_av_pixel_format(info.native_format));
+    q->sw = ff_gpujpeg_hw_sw_format(gj_av_pixel_format(info.native_format));
     if (is_pal8(pkt, &info))
-        *sw = AV_PIX_FMT_PAL8;
-    if (*sw == AV_PIX_FMT_NONE) {
+        q->sw = AV_PIX_FMT_PAL8;
+    if (q->sw == AV_PIX_FMT_NONE) {
         av_log(avctx, AV_LOG_ERROR, "unsupported JPEG 2000 picture: %d components\n",
                info.num_components);
         return AVERROR_PATCHWELCOME;
     }
-    if (*sw == AV_PIX_FMT_RGB48LE &&
+    if (q->sw == AV_PIX_FMT_RGB48LE &&
         (info.profile == AV_PROFILE_JPEG2000_DCINEMA_2K || info.profile == AV_PROFILE_JPEG2000_DCINEMA_4K))
-        *sw = AV_PIX_FMT_XYZ12LE;
+        q->sw = AV_PIX_FMT_XYZ12LE;
     avctx->profile = info.profile;
-    *sar = (AVRational){ info.sar_num, info.sar_den };
+    q->sar = (AVRational){ info.sar_num, info.sar_den };
+    q->icc_offset = info.icc_offset;
+    q->icc_size = info.icc_size;
     return 0;
 }
 
@@ -280,7 +283,7 @@ static int take_packet(AVCodecContext *avctx)
 
     if ((ret = ff_decode_get_packet(avctx, q->pkt)) < 0)
         return ret;
-    q->probed = probe_j2k(avctx, q->pkt, &q->width, &q->height, &q->sw, &q->sar);
+    q->probed = probe_j2k(avctx, q);
     ctx->nb_queued++;
     return 0;
 }
@@ -292,6 +295,21 @@ static int same_batch(const GJDecoderContext *ctx, int i)
 
     return a->probed >= 0 && b->probed >= 0 && a->width == b->width && a->height == b->height &&
            a->sw == b->sw;
+}
+
+/* A JP2 file's ICC profile as the frame's side data, for the application to apply (as the png and mjpeg decoders give theirs). */
+static int attach_icc_profile(AVCodecContext *avctx, AVFrame *frame, const GJQueued *q)
+{
+    AVFrameSideData *sd;
+    int ret;
+
+    if (!q->icc_size)
+        return 0;
+    if ((ret = ff_frame_new_side_data(avctx, frame, AV_FRAME_DATA_ICC_PROFILE, q->icc_size, &sd)) < 0)
+        return ret;
+    if (sd)
+        memcpy(sd->data, q->pkt->data + q->icc_offset, q->icc_size);
+    return 0;
 }
 
 /* Decodes the first n queued packets (of one format) into ctx->frames. */
@@ -314,7 +332,8 @@ static int decode_batch(AVCodecContext *avctx, int n)
         if (ctx->queue[i].sar.num)
             avctx->sample_aspect_ratio = ctx->queue[i].sar;
         if ((ret = ff_get_buffer(avctx, ctx->frames[i], 0)) < 0 ||
-            (ret = ff_decode_frame_props_from_pkt(avctx, ctx->frames[i], pkts[i])) < 0)
+            (ret = ff_decode_frame_props_from_pkt(avctx, ctx->frames[i], pkts[i])) < 0 ||
+            (ret = attach_icc_profile(avctx, ctx->frames[i], &ctx->queue[i])) < 0)
             return ret;
         ctx->frames[i]->pict_type = AV_PICTURE_TYPE_I;
         ctx->frames[i]->flags    |= AV_FRAME_FLAG_KEY;
@@ -537,6 +556,6 @@ const FFCodec ff_jpeg2000_gpujpeg_decoder = {
     .flush          = j2k_flush,
     .hw_configs     = gpujpeg_hw_configs,
     .caps_internal  = FF_CODEC_CAP_INIT_CLEANUP | FF_CODEC_CAP_SETS_FRAME_PROPS |
-                      FF_CODEC_CAP_AUTO_THREADS,
+                      FF_CODEC_CAP_AUTO_THREADS | FF_CODEC_CAP_ICC_PROFILES,
 };
 #endif

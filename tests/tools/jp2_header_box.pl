@@ -1,23 +1,33 @@
 #!/usr/bin/perl
-# jp2_header_box.pl IN.jp2 OUT.jp2 BOX ARGS...: IN with a box at the end of its JP2
-# Header box, which opj_compress does not write:
+# jp2_header_box.pl IN.jp2 OUT.jp2 BOX ARGS...: IN with a box in its JP2 Header box,
+# which opj_compress does not write, at the end of it unless said:
 #   res VRN VRD HRN HRD VRE HRE   a resolution box (T.800 I.5.3.7) of one capture
 #                                 resolution box (resc): VRN / VRD * 10^VRE grid points
 #                                 a metre vertically, HRN / HRD * 10^HRE horizontally
 #   cdef CN:TYP:ASOC...           a channel definition box (I.5.3.6), a definition each
+#   colr METH PROFILE             a colour specification box (I.5.3.3) of that method
+#                                 holding PROFILE's bytes (an ICC profile), right after
+#                                 ihdr: before opj_compress's own (sRGB or greyscale)
 use strict;
 use warnings;
 
-my $usage = "usage: jp2_header_box.pl IN.jp2 OUT.jp2 res VRN VRD HRN HRD VRE HRE | cdef CN:TYP:ASOC...\n";
+my $usage = "usage: jp2_header_box.pl IN.jp2 OUT.jp2 res VRN VRD HRN HRD VRE HRE | cdef CN:TYP:ASOC... | " .
+            "colr METH PROFILE\n";
 die $usage unless @ARGV >= 4;
 my ($in, $out, $kind, @args) = @ARGV;
-my $box;
+my ($box, $first);
 if ($kind eq 'res' && @args == 6) {
     my $resc = pack('Na4nnnncc', 18, 'resc', @args);
     $box = pack('Na4', 8 + length($resc), 'res ') . $resc;
 } elsif ($kind eq 'cdef') {
     my $body = pack('n', scalar @args) . join('', map { pack('nnn', split(/:/, $_)) } @args);
     $box = pack('Na4', 8 + length($body), 'cdef') . $body;
+} elsif ($kind eq 'colr' && @args == 2) {
+    open(my $p, '<:raw', $args[1]) or die "jp2_header_box.pl: $args[1]: $!\n";
+    my $body = pack('CCC', $args[0], 0, 0) . do { local $/; <$p> };
+    close($p);
+    $box = pack('Na4', 8 + length($body), 'colr') . $body;
+    $first = 1;
 } else {
     die $usage;
 }
@@ -34,7 +44,9 @@ while (1) {
     $pos += $length;
 }
 my $length = unpack('N', substr($jp2, $pos, 4));
-substr($jp2, $pos + $length, 0) = $box;
+# ihdr comes first in the JP2 Header box (I.5.3)
+my $at = $first ? $pos + 8 + unpack('N', substr($jp2, $pos + 8, 4)) : $pos + $length;
+substr($jp2, $at, 0) = $box;
 substr($jp2, $pos, 4) = pack('N', $length + length($box));
 open(my $o, '>:raw', $out) or die "jp2_header_box.pl: $out: $!\n";
 print $o $jp2;

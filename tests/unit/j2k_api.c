@@ -7,6 +7,7 @@
  * reduced size; a components decode holds the picture's channels, again into the
  * same result and into device memory, and a two-component picture of another size;
  * a JP2 palette's values, which at a components decode's indices give the picture;
+ * a JP2 file's colour space or ICC profile;
  * pictures past the optimistic 16-bit fractions decode again (the log says so) into
  * the bytes of a decoder that takes the worst case's (GJ_J2K_WORST_CASE=1), and
  * others do not.
@@ -66,6 +67,44 @@ static void check_aspect(const char *corpus)
         ret = gj_j2k_read_info(data, size, &info);
         CHECK(ret == 0 && info.sar_num == files[i].num && info.sar_den == files[i].den,
               "%s: read_info %d, sample aspect ratio %d:%d", files[i].name, ret, info.sar_num, info.sar_den);
+        free(data);
+    }
+}
+
+/*
+ * A JP2 file's colour specification: its enumerated space, or where its ICC profile lies
+ * (the bytes of NAME.icc); a codestream has neither. The ICC files are left out of a corpus
+ * made without icc-profiles-free.
+ */
+static void check_colour(const char *corpus)
+{
+    static const struct { const char *name; int space, icc; } files[] = {
+        { "lossless_file_jp2", 16, 0 }, { "lossless_rgb", 0, 0 }, { "lossless_icc_jp2", 0, 1 },
+        { "lossless_icc_any_jp2", 16, 0 }, { "lossless_grok_icc_gray_jp2", 0, 1 },
+    };
+
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        char path[1024];
+        gj_j2k_info info;
+        size_t size, icc_size = 0;
+        uint8_t *data, *icc = NULL;
+        int ret;
+
+        snprintf(path, sizeof(path), "%s/%s.%s", corpus, files[i].name, strstr(files[i].name, "jp2") ? "jp2" : "j2k");
+        if (!(data = unit_read_file(path, 0, &size))) {
+            CHECK(!strstr(files[i].name, "icc"), "%s: cannot read", path);
+            continue;
+        }
+        snprintf(path, sizeof(path), "%s/%s.icc", corpus, files[i].name);
+        CHECK(!files[i].icc || (icc = unit_read_file(path, 0, &icc_size)), "%s: cannot read", path);
+        ret = gj_j2k_read_info(data, size, &info);
+        CHECK(ret == 0 && info.colour_space == files[i].space && info.icc_size == icc_size,
+              "%s: read_info %d, colour space %d, ICC profile of %zu bytes", files[i].name, ret, info.colour_space,
+              info.icc_size);
+        CHECK(ret < 0 || !icc || (info.icc_offset + info.icc_size <= size &&
+                                  !memcmp(data + info.icc_offset, icc, icc_size)),
+              "%s: not the file's ICC profile at byte %zu", files[i].name, info.icc_offset);
+        free(icc);
         free(data);
     }
 }
@@ -315,6 +354,7 @@ int main(void)
     check_errors(dec, data, size);
     free(data);
     check_aspect(corpus);
+    check_colour(corpus);
     for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", corpus, streams[i]);
         check_paths(dev, dec, path);

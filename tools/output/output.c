@@ -116,18 +116,23 @@ static int close_checked(FILE *f, int ret)
 typedef struct frame_job {
     const output_module *module;
     const gj_frame *frame;
+    const uint8_t *icc;
+    size_t icc_size;
 } frame_job;
 
 static int write_frame(FILE *f, const void *opaque)
 {
     const frame_job *job = opaque;
 
+    if (job->icc && job->module->write_with_icc)
+        return job->module->write_with_icc(f, job->frame, job->icc, job->icc_size);
     return job->module->write(f, job->frame);
 }
 
-int output_write(const output_module *m, const char *path, const gj_frame *frame)
+int output_write(const output_module *m, const char *path, const gj_frame *frame, const uint8_t *icc,
+                 size_t icc_size)
 {
-    frame_job job = { m, frame };
+    frame_job job = { m, frame, icc, icc_size };
 
     return output_write_with(path, write_frame, &job);
 }

@@ -25,6 +25,9 @@ typedef struct output_module {
     /* frame: host memory, a format from `formats`. Returns 0 or a negative code.
      * NULL for the null module, which writes no file. */
     int (*write)(FILE *f, const gj_frame *frame);
+    /* The same with the picture's ICC profile in the file (PNG's iCCP chunk); NULL where
+     * the format has no place for one, the profile then left out. */
+    int (*write_with_icc)(FILE *f, const gj_frame *frame, const uint8_t *icc, size_t icc_size);
     /* Writes a JPEG 2000 picture's components (output_write_pgx()), not frames. */
     int components;
 } output_module;
@@ -56,10 +59,12 @@ enum gj_pixel_format output_pick_format(const output_module *m, int explicit_for
 
 /*
  * Writes frame to path through a temporary file in the same directory, renamed
- * into place only when complete. On failure returns a negative code, removes the
+ * into place only when complete, with the picture's ICC profile where the module
+ * takes one (icc NULL: none). On failure returns a negative code, removes the
  * temporary file and leaves a description in output_error().
  */
-int output_write(const output_module *m, const char *path, const gj_frame *frame);
+int output_write(const output_module *m, const char *path, const gj_frame *frame, const uint8_t *icc,
+                 size_t icc_size);
 /* The same file handling around any writer (DDS files: output/dds.c). */
 int output_write_with(const char *path, int (*write)(FILE *f, const void *opaque), const void *opaque);
 /* Writes a DDS file: the header and the blocks (host memory). */

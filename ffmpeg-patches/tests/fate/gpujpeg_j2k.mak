@@ -3,8 +3,8 @@
 # ya8, rgba64le, YUV with alpha, a JP2 palette's pal8),
 # hardware frames downloaded by hwdownload (j2k-hw-*), reduced resolution
 # (j2k-lowres), digital cinema X'Y'Z' (j2k-dci), size changes (j2k-mix), a JP2
-# resolution box's sample aspect ratio (j2k-opj_res) and batches of pictures
-# decoded together (j2k-batch-*). The inputs are generated
+# resolution box's sample aspect ratio (j2k-opj_res), ICC profiles as side data
+# (j2k-icc) and batches of pictures decoded together (j2k-batch-*). The inputs are generated
 # (gpujpeg_j2k_inputs.sh: FFmpeg's jpeg2000 encoder and opj_compress); lossless
 # references equal the native jpeg2000 decoder's, and libgpujpeg's own tests
 # hold the decoder to opj_decompress. Included by gpujpeg.mak; the device and
@@ -68,6 +68,13 @@ $(eval $(call GPUJPEG_J2K_BATCH_TEST,opj_res,2,res-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,opj_pal,2,pal-%03d.jp2))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,ff_yuv422p10,2,ff_yuv422p10.mxf))
 $(eval $(call GPUJPEG_J2K_BATCH_TEST,ff_yuva420p,2,ff_yuva420p.avi))
+
+# A JP2 file's ICC profile as the frame's side data, a picture at a time and in batches
+# of 3 (the frames' sizes say whose profile each got; the second picture has none)
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-icc fate-gpujpeg-j2k-batch-icc
+fate-gpujpeg-j2k-icc: CMD = runlocal fate/gpujpeg_j2k_icc.sh $(TARGET_PATH)/ffmpeg$(PROGSSUF)$(EXESUF) $(GPUJPEG_DEVICE) $(GPUJPEG_J2K_INPUTS) 1
+fate-gpujpeg-j2k-batch-icc: CMD = runlocal fate/gpujpeg_j2k_icc.sh $(TARGET_PATH)/ffmpeg$(PROGSSUF)$(EXESUF) $(GPUJPEG_DEVICE) $(GPUJPEG_J2K_INPUTS) 3
+fate-gpujpeg-j2k-batch-icc: REF = $(SRC_PATH)/tests/ref/fate/gpujpeg-j2k-icc
 
 # hardware frames where the device's frames hold the format (planar YUV)
 FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-hw-ff_yuv420

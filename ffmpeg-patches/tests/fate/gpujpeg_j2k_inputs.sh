@@ -4,7 +4,8 @@
 # MOV, AVI and MXF, codestreams and JP2 files from OpenJPEG's opj_compress
 # (libopenjp2-tools: tiles, precincts, progression orders, layers, a resolution
 # box, and a palette around them), a digital cinema one (Rsiz 3: X'Y'Z'), a
-# sequence with a truncated codestream and one whose pictures change size.
+# sequence with a truncated codestream, one whose pictures change size and JP2 files
+# with ICC profiles.
 #
 #   gpujpeg_j2k_inputs.sh FFMPEG OUTDIR
 set -eu
@@ -88,19 +89,44 @@ box() { be32 $(($(wc -c < "$2") + 8)); printf '%s' "$1"; cat "$2"; }
 printf '\000\000\001\000\000\000\001\001\000\000\001\002' > "$tmp/cmap"
 printf '\001\000\000\000\000\000\020' > "$tmp/colr"
 printf 'jp2 \000\000\000\000jp2 ' > "$tmp/ftyp"
-# with_palette IN.j2k: IN in a JP2 file with those boxes, $tmp/palette.jp2
-with_palette() {
-    # ihdr: height, width (SIZ's Ysiz and Xsiz, bytes 12-15 and 8-11), 1 component of 8 bits
-    set -- "$1" $(od -An -tu1 -j8 -N8 "$1")
-    { printf "$(printf '\\%03o' $6 $7 $8 $9 $2 $3 $4 $5)"; printf '\000\001\007\007\000\000'; } > "$tmp/ihdr"
-    { box ihdr "$tmp/ihdr"; box colr "$tmp/colr"; box pclr "$tmp/pclr"; box cmap "$tmp/cmap"; } > "$tmp/jp2h"
+# jp2_of IN.j2k COMPONENTS BOX...: IN in a JP2 file, $tmp/out.jp2, whose header box holds
+# an ihdr (COMPONENTS of 8 bits) and the BOXes, $tmp files named TYPE[.VARIANT]
+jp2_of() {
+    j2k=$1 nc=$2
+    shift 2
+    boxes=$*
+    # ihdr: height, width (SIZ's Ysiz and Xsiz, bytes 12-15 and 8-11), nc components of 8 bits
+    set -- $(od -An -tu1 -j8 -N8 "$j2k")
+    { printf "$(printf '\\%03o' $5 $6 $7 $8 $1 $2 $3 $4 0 "$nc")"; printf '\007\007\000\000'; } > "$tmp/ihdr"
+    { box ihdr "$tmp/ihdr"; for b in $boxes; do box "${b%%.*}" "$tmp/$b"; done; } > "$tmp/jp2h"
     { printf '\000\000\000\014jP  \015\012\207\012'; box ftyp "$tmp/ftyp"; box jp2h "$tmp/jp2h"
-      box jp2c "$1"; } > "$tmp/palette.jp2"
+      box jp2c "$j2k"; } > "$tmp/out.jp2"
 }
 ff -f lavfi -i "testsrc2=size=72x40:rate=1" -frames:v 2 -pix_fmt gray -c:v rawvideo -f image2 "$tmp/pal-%03d.raw"
 for p in "$tmp"/pal-*.raw; do
     opj_compress -i "$p" -F 72,40,1,8,u -o "${p%.raw}.j2k" > /dev/null
-    with_palette "${p%.raw}.j2k" && mv "$tmp/palette.jp2" "$out/$(basename "${p%.raw}").jp2"
+    jp2_of "${p%.raw}.j2k" 1 colr pclr cmap && mv "$tmp/out.jp2" "$out/$(basename "${p%.raw}").jp2"
+done
+
+# ICC profiles (colr of method 2, T.800 I.5.3.3), which opj_compress does not write: RGB
+# pictures with a profile of 132 bytes, none (sRGB), one of 200 bytes. icc_profile SIZE
+# writes a profile's header (ICC.1: its size, version 2.1, a display's RGB to XYZ, the
+# 'acsp' signature) and no tags; nothing reads more of it.
+icc_profile() {
+    { be32 "$1"; printf 'gj  \002\020\000\000mntrRGB XYZ '; head -c 12 /dev/zero; printf 'acsp'
+      head -c $(($1 - 40)) /dev/zero; } > "$tmp/profile"
+    { printf '\002\000\000'; cat "$tmp/profile"; } > "$tmp/colr.icc"
+}
+ff -f lavfi -i "testsrc2=size=48x32:rate=1" -frames:v 3 -c:v ppm -f image2 "$tmp/icc-%03d.ppm"
+for p in "$tmp"/icc-*.ppm; do
+    f=$(basename "${p%.ppm}")
+    opj_compress -i "$p" -o "$tmp/$f.j2k" > /dev/null
+    case $f in
+        icc-001) icc_profile 132 && jp2_of "$tmp/$f.j2k" 3 colr.icc ;;
+        icc-002) jp2_of "$tmp/$f.j2k" 3 colr ;;
+        icc-003) icc_profile 200 && jp2_of "$tmp/$f.j2k" 3 colr.icc ;;
+    esac
+    mv "$tmp/out.jp2" "$out/$f.jp2"
 done
 
 # Digital cinema: 12-bit RGB becomes X'Y'Z' once SIZ says Rsiz 3 (2K profile).

@@ -52,6 +52,13 @@ typedef struct gj_j2k_info {
      * or display resolution it holds first, vertical over horizontal, as FFmpeg's
      * jpeg2000 decoder reads it); 0/0 when unknown. */
     int sar_num, sar_den;
+    /* A JP2 file's colour specification (colr, T.800 I.5.3.3): its enumerated colour
+     * space (16 sRGB, 17 greyscale, 18 sYCC), or 0 for none or an ICC profile. */
+    int colour_space;
+    /* Its ICC profile (colr of method 2), which the decode does not apply: the profile is
+     * data[icc_offset] to data[icc_offset + icc_size - 1], for the application (FFmpeg's
+     * frames carry it as AV_FRAME_DATA_ICC_PROFILE); icc_size 0 without one. */
+    size_t icc_offset, icc_size;
 } gj_j2k_info;
 
 /*

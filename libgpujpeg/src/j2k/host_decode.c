@@ -509,6 +509,11 @@ int gj_j2k_read_info(const uint8_t *data, size_t size, gj_j2k_info *info)
     info->jp2 = boxes.codestream != NULL;
     info->sar_num = boxes.sar_num;
     info->sar_den = boxes.sar_den;
+    info->colour_space = boxes.colour_method == 1 ? boxes.enum_cs : 0;
+    if (boxes.icc) {
+        info->icc_offset = (size_t)(boxes.icc - data);
+        info->icc_size = boxes.icc_size;
+    }
     info->native_format = j2k_native_format(&s, &boxes, &why);
     j2k_stream_free(&s);
     j2k_jp2_free(&boxes);

@@ -228,13 +228,19 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
             seen_ihdr = 1;
             break;
         case BOX('c', 'o', 'l', 'r'):
-            /* Only the first colr counts (I.5.3.3). */
+            /* Only the first colr counts (I.5.3.3); one of another METH than 1 or 2 (JPX's
+             * any ICC, vendor methods) is ignored whole (Table I.9), so that a later one
+             * counts, as OpenJPEG reads them. */
             if (n < 3)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: colr is %zu bytes", n);
-            if (!jp2->colour_method) {
+            if (!jp2->colour_method && (b[0] == 1 || b[0] == 2)) {
                 jp2->colour_method = b[0];
                 if (b[0] == 1 && n >= 7)
                     jp2->enum_cs = (int)rd32(b + 3);
+                if (b[0] == 2 && n > 3) {
+                    jp2->icc = b + 3;
+                    jp2->icc_size = n - 3;
+                }
             }
             break;
         case BOX('p', 'c', 'l', 'r'):

@@ -17,6 +17,8 @@ typedef struct j2k_jp2 {
     int nb_comps, bpc;
     int colour_method;          /* colr METH: 1 enumerated, 2 ICC (passed through) */
     int enum_cs;                /* 16 sRGB, 17 greyscale, 18 sYCC */
+    const uint8_t *icc;         /* METH 2: the profile, in the file's bytes */
+    size_t icc_size;
     /* pclr (I.5.3.4): palette_entries (NE) rows of palette_columns (NPC) values. */
     int palette_entries;        /* 0: no palette */
     int palette_columns;
