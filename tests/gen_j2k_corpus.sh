@@ -4,8 +4,9 @@
 #
 #   tests/gen_j2k_corpus.sh OUTDIR
 #
-# Streams come from OpenJPEG's opj_compress (libopenjp2-tools), Grok's grk_compress and
-# pydicom's test files where installed, references from opj_decompress. Environment:
+# Streams come from OpenJPEG's opj_compress (libopenjp2-tools), Grok's grk_compress,
+# GDAL's gdal_translate and pydicom's test files where installed, references from
+# opj_decompress. Environment:
 # GJ_TEST_TOOLS (default tests/tools), GJ_PHOTO_DIR (default /usr/share/wallpapers:
 # plasma-workspace-wallpapers), GJ_DICOM_DIR (pydicom's test files), GJ_J2K_FILES (a
 # directory of JPEG 2000 files from anywhere, checked against opj_decompress).
@@ -459,6 +460,10 @@ echo lossless_palette_sub_jp2 >> "$tests"
 # 5/3 bit for bit, 9/7 within 2 (components_NAME); where OpenJPEG cannot decode it,
 # decoded or refused with a message (broken_NAME); components of more than 16 bits
 # refused as unsupported (unsupported_NAME). tests/tools/j2k_facts.pl reads the header.
+# The references are opj_decompress's of the codestream alone, as the components of a
+# decode are: it applies a JP2 file's palette, ICC profile and colour space. Where it
+# takes three components with subsampled chroma for sYCC, and converts them to RGB
+# whatever the file says, it decodes them one at a time (-c), which it leaves as they are.
 j2k_file() {
     ext=j2k suffix=
     if [ "$(head -c 12 "$2" | od -An -tx1 | tr -d ' \n')" = 0000000c6a5020200d0a870a ]; then
@@ -466,18 +471,81 @@ j2k_file() {
     fi
     name=components_$1$suffix
     if ! opj_decompress -i "$2" -o "$out/${name}_ref.pgx" > "$out/opj.log" 2>&1 || [ ! -f "$out/${name}_ref_0.pgx" ] ||
-        ! facts=$(perl "$(dirname "$0")/tools/j2k_facts.pl" "$2" 2> /dev/null); then
-        rm -f "$out/$name"_ref*.pgx
+        ! facts=$(perl "$(dirname "$0")/tools/j2k_facts.pl" "$2" "$out/$name.cs.j2k" 2> /dev/null); then
         name=broken_$1 ext=j2k
-    elif [ "${facts#* }" -gt 16 ]; then
-        rm -f "$out/$name"_ref*.pgx
-        name=unsupported_$1$suffix
     else
-        [ "${facts% *}" = 1 ] && echo 0 > "$out/$name.tolerance" || echo 2 > "$out/$name.tolerance"
+        # REVERSIBLE BITS COMPONENTS SUBSAMPLED
+        set -- "$@" $facts
+        if [ "$4" -gt 16 ]; then
+            name=unsupported_$1$suffix
+        else
+            rm -f "$out/$name"_ref*.pgx
+            if [ "$6" = 1 ]; then
+                for k in 0 1 2; do
+                    opj_decompress -i "$out/$name.cs.j2k" -o "$out/${name}_refc$k.pgx" -c $k > "$out/opj.log" 2>&1
+                    mv "$out/${name}_refc${k}_0.pgx" "$out/${name}_ref_$k.pgx"
+                done
+            else
+                opj_decompress -i "$out/$name.cs.j2k" -o "$out/${name}_ref.pgx" > "$out/opj.log" 2>&1
+            fi
+            [ "$3" = 1 ] && echo 0 > "$out/$name.tolerance" || echo 2 > "$out/$name.tolerance"
+        fi
     fi
+    case $name in components_*) ;; *) rm -f "$out/components_$1$suffix"_ref*.pgx ;; esac
+    rm -f "$out/components_$1$suffix.cs.j2k"
     cp "$2" "$out/$name.$ext"
     echo "$name" >> "$tests"
 }
+
+# JP2 files of GDAL (gdal-bin's gdal_translate, whose JP2OpenJPEG driver writes around
+# OpenJPEG's codestreams the boxes of geospatial files: reader requirements, GeoJP2's
+# uuid, GMLJP2's asoc, lbl and xml boxes, bpcc for a 1-bit alpha, cdef, a colour table's
+# pclr and cmap), of its options: tiles and tile-parts, code-block styles, 1 to 16 bits,
+# signed samples, five bands, YCbCr 4:2:0 (colr sYCC). Each against OpenJPEG as the
+# files of others are (components_gdal_*); the palette's picture too (lossless_gdal_*).
+if command -v gdal_translate > /dev/null 2>&1; then
+    mkdir -p "$out/gdal"
+    # gdal NAME SOURCE OPTIONS...: gdal/NAME.jp2 (NAME.j2k with CODEC=J2K) of $out/SOURCE
+    gdal() {
+        n=$1 src=$2
+        shift 2
+        case " $* " in *CODEC=J2K*) f=$out/gdal/$n.j2k ;; *) f=$out/gdal/$n.jp2 ;; esac
+        GDAL_PAM_ENABLED=NO gdal_translate -q -of JP2OpenJPEG "$@" "$out/$src" "$f" > "$out/opj.log" 2>&1 || {
+            echo "$0: gdal_translate $* failed: $(tail -n 1 "$out/opj.log")" >&2
+            exit 1
+        }
+    }
+    colour_table=$(perl -e 'print map { sprintf(q(<Entry c1="%d" c2="%d" c3="%d" c4="255"/>), $_, 255 - $_, $_ * 7 & 255) } 0 .. 255')
+    printf '<VRTDataset rasterXSize="317" rasterYSize="203"><VRTRasterBand dataType="Byte" band="1">%s%s%s</VRTRasterBand></VRTDataset>\n' \
+        '<ColorInterp>Palette</ColorInterp>' "<ColorTable>$colour_table</ColorTable>" \
+        '<SimpleSource><SourceFilename relativeToVRT="1">gray.pgm</SourceFilename><SourceBand>1</SourceBand></SimpleSource>' \
+        > "$out/palette.vrt"
+    gdal plain photo.ppm
+    gdal geo photo.ppm -a_srs EPSG:4326 -a_ullr 10 50 11 49 -co GeoJP2=YES -co GMLJP2=YES
+    gdal meta photo.ppm -mo GJ_TEST=yes -co WRITE_METADATA=YES -co MAIN_MD_DOMAIN_ONLY=NO
+    gdal tiles photo.ppm -co BLOCKXSIZE=64 -co BLOCKYSIZE=48 -co PROGRESSION=RPCL -co RESOLUTIONS=4 \
+        -co TILEPARTS=RESOLUTIONS -co QUALITY=20,40
+    gdal styles photo.ppm -co REVERSIBLE=YES -co CODEBLOCK_WIDTH=16 -co CODEBLOCK_HEIGHT=32 \
+        -co CODEBLOCK_STYLE=BYPASS,RESET,TERMALL,VSC,PREDICTABLE,SEGSYM -co PRECINCTS={64,64},{32,32}
+    gdal markers photo.ppm -co CODEC=J2K -co SOP=YES -co EPH=YES -co PLT=YES -co TLM=YES
+    gdal nbits1 gray.pgm -scale 0 255 0 1 -co NBITS=1 -co REVERSIBLE=YES
+    gdal nbits12 photo.ppm -ot UInt16 -scale 0 255 0 4095 -co NBITS=12 -co REVERSIBLE=YES
+    gdal int16 gray.pgm -ot Int16 -scale 0 255 -2000 2000 -co REVERSIBLE=YES
+    gdal alpha1 photo.ppm -b 1 -b 2 -b 3 -b 1 -co ALPHA=YES -co 1BIT_ALPHA=YES
+    gdal five photo.ppm -b 1 -b 2 -b 3 -b 2 -b 1
+    gdal ycc420 photo.ppm -co YCBCR420=YES
+    gdal palette palette.vrt -co REVERSIBLE=YES
+    for f in "$out"/gdal/*; do
+        f_base=$(basename "$f")
+        j2k_file "gdal_${f_base%.*}" "$f"
+    done
+    cp "$out/gdal/palette.jp2" "$out/lossless_gdal_palette_jp2.jp2"
+    opj_decompress -i "$out/gdal/palette.jp2" -o "$out/lossless_gdal_palette_jp2_ref.ppm" > "$out/opj.log" 2>&1
+    echo lossless_gdal_palette_jp2 >> "$tests"
+    rm -rf "$out/gdal" "$out/palette.vrt"
+else
+    echo "$0: gdal_translate not found (apt-get install gdal-bin): no GDAL files" >&2
+fi
 
 # Codestreams of medical scanners and toolkits: the JPEG 2000 test files of pydicom
 # (python3-pydicom: 16-bit signed samples, lossless and 9/7, 13 bits, a JP2 file where a

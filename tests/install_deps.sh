@@ -5,7 +5,8 @@
 # libFuzzer, FFmpeg (its hap encoder and DDS decoder are the DXT tests' references),
 # OpenJPEG's tools (the JPEG 2000 tests' streams and references), Grok's (a second
 # encoder's streams), pydicom (its JPEG 2000 test files: medical codestreams), free
-# ICC profiles (a JP2 file's colour profile, handed on by the decoder).
+# ICC profiles (a JP2 file's colour profile, handed on by the decoder), GDAL (the JP2
+# files of geospatial software).
 # The CUDA backend is built too when nvcc is installed (not from here).
 set -eu
 
@@ -14,7 +15,7 @@ packages="
     ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
     libpng-dev libsnappy-dev
     libjpeg62-turbo-dev libjpeg-turbo-progs
-    libopenjp2-tools grokj2k-tools python3-pydicom icc-profiles-free
+    libopenjp2-tools grokj2k-tools python3-pydicom icc-profiles-free gdal-bin
     plasma-workspace-wallpapers
     ffmpeg
     clang libclang-rt-dev
