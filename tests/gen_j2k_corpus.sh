@@ -526,7 +526,7 @@ if command -v gdal_translate > /dev/null 2>&1; then
     gdal tiles photo.ppm -co BLOCKXSIZE=64 -co BLOCKYSIZE=48 -co PROGRESSION=RPCL -co RESOLUTIONS=4 \
         -co TILEPARTS=RESOLUTIONS -co QUALITY=20,40
     gdal styles photo.ppm -co REVERSIBLE=YES -co CODEBLOCK_WIDTH=16 -co CODEBLOCK_HEIGHT=32 \
-        -co CODEBLOCK_STYLE=BYPASS,RESET,TERMALL,VSC,PREDICTABLE,SEGSYM -co PRECINCTS={64,64},{32,32}
+        -co CODEBLOCK_STYLE=BYPASS,RESET,TERMALL,VSC,PREDICTABLE,SEGSYM -co "PRECINCTS={64,64},{32,32}"
     gdal markers photo.ppm -co CODEC=J2K -co SOP=YES -co EPH=YES -co PLT=YES -co TLM=YES
     gdal nbits1 gray.pgm -scale 0 255 0 1 -co NBITS=1 -co REVERSIBLE=YES
     gdal nbits12 photo.ppm -ot UInt16 -scale 0 255 0 4095 -co NBITS=12 -co REVERSIBLE=YES
