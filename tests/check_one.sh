@@ -43,6 +43,9 @@
 #   j2k          FILE names a JPEG 2000 test (tests/j2k_check.sh)
 #   j2kconf      FILE is a JPEG 2000 conformance codestream (tests/j2k_conformance.sh)
 #   encode       FILE names a JPEG encoding test (tests/encode_check.sh)
+#   dist         FILE is the source tree, a git checkout: the distribution that `make dist`
+#                packs (`make distdir` of the build tree in the current directory) holds
+#                every file git tracks, but for git's and the CI's own
 #
 # Environment (set by tests/run_tests.sh): GJ_GPUJPEG, GJ_TEST_DEVICE, GJ_TEST_TOOLS,
 # GJ_TEST_TIMEOUT, GJ_TEST_FAILED_DIR (where a failing test leaves its files),
@@ -316,6 +319,16 @@ unit)
     [ "$rc" -eq 77 ] && skip "${msg:-skipped}"
     check_decoded
     pass
+    ;;
+dist)
+    name=dist/files
+    git -C "$file" rev-parse --git-dir > /dev/null 2>&1 || skip "$file is not a git checkout"
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout -k 5 "$limit" make --no-print-directory distdir \
+        distdir="$tmp/dist" > "$tmp/distdir.log" 2>&1 || fail "make distdir: $(tail -n 1 "$tmp/distdir.log")"
+    git -C "$file" ls-files | grep -v -e '^\.ci/' -e '\.gitignore$' > "$tmp/tracked.txt"
+    missing=$(while read -r f; do [ -e "$tmp/dist/$f" ] || echo "$f"; done < "$tmp/tracked.txt")
+    [ -z "$missing" ] || fail "make dist leaves out $(echo $missing | cut -c 1-200)"
+    pass "$(wc -l < "$tmp/tracked.txt" | tr -d ' ') files tracked by git, all in the distribution"
     ;;
 fate)
     # FILE is a FATE test of FFmpeg's build tree (tests/fate/gpujpeg.mak)

@@ -64,6 +64,8 @@ list_tests() {
     for t in ${GJ_UNIT_TESTS:-}; do
         echo "unit $t"
     done
+    # the release tarball's files (a build tree of a git checkout)
+    [ -f Makefile ] && echo "dist $(cd "$(dirname "$0")/.." && pwd)"
     if [ -f "${GJ_DXT_CORPUS:-}/tests.txt" ]; then
         sed "s|^|dxt $GJ_DXT_CORPUS/|" "$GJ_DXT_CORPUS/tests.txt"
     fi
