@@ -503,7 +503,7 @@ j2k_file() {
 # pclr and cmap), of its options: tiles and tile-parts, code-block styles, 1 to 16 bits,
 # signed samples, five bands, YCbCr 4:2:0 (colr sYCC). Each against OpenJPEG as the
 # files of others are (components_gdal_*); the palette's picture too (lossless_gdal_*).
-if command -v gdal_translate > /dev/null 2>&1; then
+if command -v gdal_translate > /dev/null 2>&1 && gdal_translate --formats 2> /dev/null | grep -q JP2OpenJPEG; then
     mkdir -p "$out/gdal"
     # gdal NAME SOURCE OPTIONS...: gdal/NAME.jp2 (NAME.j2k with CODEC=J2K) of $out/SOURCE
     gdal() {
@@ -544,7 +544,7 @@ if command -v gdal_translate > /dev/null 2>&1; then
     echo lossless_gdal_palette_jp2 >> "$tests"
     rm -rf "$out/gdal" "$out/palette.vrt"
 else
-    echo "$0: gdal_translate not found (apt-get install gdal-bin): no GDAL files" >&2
+    echo "$0: gdal_translate with its JP2OpenJPEG driver not found (apt-get install gdal-bin): no GDAL files" >&2
 fi
 
 # Codestreams of medical scanners and toolkits: the JPEG 2000 test files of pydicom
