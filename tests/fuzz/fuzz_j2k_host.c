@@ -146,6 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             palette.entries <= GJ_J2K_MAX_PALETTE_ENTRIES && palette.columns >= 0 &&
             palette.columns <= GJ_J2K_MAX_INFO_COMPONENTS && (palette.entries == 0) == (palette.columns == 0));
     REQUIRE(info.num_components >= 1);
+    /* an ICC profile lies inside the data, after its box's header */
+    REQUIRE(info.icc_size ? info.icc_offset > 0 && info.icc_offset <= size && info.icc_size <= size - info.icc_offset
+                          : info.icc_offset == 0);
     for (int c = 0; c < info.num_components && c < GJ_J2K_MAX_INFO_COMPONENTS; c++)
         samples += (uint64_t)(uint32_t)info.width * (uint32_t)info.height / ((uint64_t)info.dx[c] * info.dy[c]);
     if (samples * (uint64_t)info.num_components > MAX_FUZZ_SAMPLES)
