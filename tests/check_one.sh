@@ -35,6 +35,8 @@
 #   ffmpeg       FILE is a FATE input clip: mjpeg_gpujpeg and the hwaccel output
 #                equal tests/tools/jpeg_raw_decode's, frame by frame
 #   ffmpeg-enc   FILE holds the encoder FATE clips (tests/ffmpeg/fate_enc_truth.sh)
+#   ffmpeg-j2kconf  FILE is a conformance codestream of the FATE tests that take SAMPLES:
+#                jpeg2000_gpujpeg's frames equal gpujpeg decode's (tests/ffmpeg/fate_truth_j2k_conf.sh)
 #   ffmpeg-hap   FILE holds the HAP FATE clips: hap_gpujpeg's files, decoded by
 #                FFmpeg's hap decoder, equal gpujpeg dxt's blocks (fate_truth_hap.sh)
 #   ffmpeg-dxtf  FILE holds the same clips: the dxt_gpujpeg filter's frames hold
@@ -340,7 +342,8 @@ fate)
         fail "FFmpeg's tree has an older tests/ref/fate/${file#fate-} than ffmpeg-patches/: run make ffmpeg"
     rc=0
     env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL timeout -k 5 $((limit * 5)) make --no-print-directory \
-        -C "$GJ_FFMPEG_BUILD" "$file" GPUJPEG_HWACCEL=$hwaccel GPUJPEG_DEVICE="$device" > "$tmp/fate.log" 2>&1 || rc=$?
+        -C "$GJ_FFMPEG_BUILD" "$file" GPUJPEG_HWACCEL=$hwaccel GPUJPEG_DEVICE="$device" \
+        ${GJ_FATE_SAMPLES:+SAMPLES="$GJ_FATE_SAMPLES"} > "$tmp/fate.log" 2>&1 || rc=$?
     [ "$rc" -eq 0 ] || fail "$(grep -v '^TEST' "$tmp/fate.log" | tail -n 4 | tr '\n' ' ' | cut -c 1-200)"
     pass "$hwaccel"
     ;;
@@ -360,6 +363,13 @@ ffmpeg)
     sh "$(dirname "$0")/ffmpeg/fate_truth.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$hwaccel" "$device" \
         "$tools/jpeg_raw_decode" > "$tmp/truth.log" 2>&1
     truth_verdict ffmpeg/ "equal libjpeg-turbo$(grep -q 'native.*differs' "$tmp/truth.log" && echo '; the native mjpeg decoder does not')"
+    ;;
+ffmpeg-j2kconf)
+    # FILE is a conformance codestream of the SAMPLES FATE tests: jpeg2000_gpujpeg's frames hold gpujpeg decode's
+    name=ffmpeg/$(basename "$file" .j2k)
+    sh "$(dirname "$0")/ffmpeg/fate_truth_j2k_conf.sh" "$GJ_FFMPEG_BUILD/ffmpeg" "$file" "$gpujpeg" "$device" \
+        > "$tmp/truth.log" 2>&1
+    truth_verdict ffmpeg/ "equal gpujpeg decode's, which j2kconf/ holds to the class-1 tolerances"
     ;;
 ffmpeg-enc)
     # FILE holds the encoder FATE tests' raw clips: mjpeg_gpujpeg's packets equal libjpeg-turbo's

@@ -20,6 +20,9 @@
 #   GJ_GPUJPEG       the tool (default ./gpujpeg); GJ_TEST_TOOLS (default tests/tools)
 #   GJ_FFMPEG_BUILD  FFmpeg's build directory (default ffmpeg/build, made by
 #                    `make ffmpeg`): its FATE tests run when it holds ffmpeg
+#   GJ_FATE_SAMPLES  optional: FATE's SAMPLES (FFmpeg's fate-suite, or a directory laid out
+#                    as it is) for the FATE tests that need it, the JPEG 2000 conformance
+#                    codestreams; made of GJ_J2K_CONFORMANCE's where that is set
 # Failing tests leave their files in tests/failed/ (GJ_TEST_FAILED_DIR).
 set -eu
 
@@ -51,6 +54,17 @@ if [ -x "$ffbuild/ffmpeg" ] &&
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
+# FATE's SAMPLES of the conformance codestreams, where FFmpeg's jpeg2000dec tests read them
+if [ -z "${GJ_FATE_SAMPLES:-}" ] && [ -d "${GJ_J2K_CONFORMANCE:-}/input" ]; then
+    for p in 0 1; do
+        mkdir -p "$work/fate-suite/jpeg2000/itu-iso/codestreams_profile$p"
+        for f in "$GJ_J2K_CONFORMANCE/input/p${p}"_*.j2k; do
+            [ -f "$f" ] && ln -s "$f" "$work/fate-suite/jpeg2000/itu-iso/codestreams_profile$p/"
+        done
+    done
+    GJ_FATE_SAMPLES=$work/fate-suite
+fi
+export GJ_FATE_SAMPLES="${GJ_FATE_SAMPLES:-}"
 trap 'rm -rf "$work"' EXIT INT TERM
 rm -rf "$GJ_TEST_FAILED_DIR"
 
@@ -115,8 +129,16 @@ list_tests() {
     done
     # FFmpeg's wrappers (`make ffmpeg`): the FATE tests and the truth of their references
     if [ -x "$ffbuild/ffmpeg" ]; then
-        for t in $(make_ffmpeg -s fate-gpujpeg-list); do
+        for t in $(make_ffmpeg -s fate-gpujpeg-list ${GJ_FATE_SAMPLES:+SAMPLES="$GJ_FATE_SAMPLES"}); do
             echo "fate $t"
+            # the conformance codestreams' (fate_truth_j2k_conf.sh)
+            case $t in
+                fate-gpujpeg-j2k-conf-p*)
+                    n=${t#fate-gpujpeg-j2k-conf-}
+                    profile=${n%%_*}
+                    echo "ffmpeg-j2kconf $GJ_FATE_SAMPLES/jpeg2000/itu-iso/codestreams_profile${profile#p}/$n.j2k"
+                    ;;
+            esac
         done
         for clip in "$ffbuild"/tests/data/gpujpeg/*.avi; do
             echo "ffmpeg $clip"

@@ -89,3 +89,23 @@ fate-gpujpeg-j2k-batch-hw-ff_yuv420: REF = $(SRC_PATH)/tests/ref/fate/gpujpeg-j2
 
 FATE_GPUJPEG-$(CONFIG_JPEG2000_GPUJPEG_DECODER) += $(FATE_GPUJPEG_J2K)
 $(FATE_GPUJPEG_J2K): $(GPUJPEG_J2K_DATA)/.stamp
+
+# With SAMPLES: the conformance codestreams of Rec. ITU-T T.803 | ISO/IEC 15444-4 where
+# FFmpeg's jpeg2000dec tests read them (the fate-suite's jpeg2000/itu-iso/), those that
+# decode to a frame format: p0_05, p0_06, p0_13, p1_03 and p1_07 hold components no
+# format holds (the native decoder puts p0_05's in yuva420p's planes and refuses the
+# others), and p0_07 is not among the codestreams the references were made of. The
+# references are jpeg2000_gpujpeg's frames; libgpujpeg's own tests hold its decodes to
+# the suite's class-1 tolerances (tests/j2k_conformance.sh) and these frames to them
+# (tests/ffmpeg/fate_truth_j2k_conf.sh).
+# PROFILE NAME
+define GPUJPEG_J2K_CONF_TEST
+FATE_GPUJPEG_J2K_CONF += fate-gpujpeg-j2k-conf-$(2)
+fate-gpujpeg-j2k-conf-$(2): CMD = framecrc -c:v jpeg2000_gpujpeg -gpu_device $$(GPUJPEG_DEVICE) -i $$(TARGET_SAMPLES)/jpeg2000/itu-iso/codestreams_profile$(1)/$(2).j2k
+endef
+
+$(foreach N,01 02 03 04 08 09 10 11 12 14 15 16,$(eval $(call GPUJPEG_J2K_CONF_TEST,0,p0_$(N))))
+$(foreach N,01 02 04 05 06,$(eval $(call GPUJPEG_J2K_CONF_TEST,1,p1_$(N))))
+ifdef SAMPLES
+FATE_GPUJPEG-$(CONFIG_JPEG2000_GPUJPEG_DECODER) += $(FATE_GPUJPEG_J2K_CONF)
+endif
