@@ -54,18 +54,21 @@ if [ -x "$ffbuild/ffmpeg" ] &&
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gj-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
 # FATE's SAMPLES of the conformance codestreams, where FFmpeg's jpeg2000dec tests read them
 if [ -z "${GJ_FATE_SAMPLES:-}" ] && [ -d "${GJ_J2K_CONFORMANCE:-}/input" ]; then
+    conformance_input=$(cd "$GJ_J2K_CONFORMANCE/input" && pwd)
     for p in 0 1; do
         mkdir -p "$work/fate-suite/jpeg2000/itu-iso/codestreams_profile$p"
-        for f in "$GJ_J2K_CONFORMANCE/input/p${p}"_*.j2k; do
-            [ -f "$f" ] && ln -s "$f" "$work/fate-suite/jpeg2000/itu-iso/codestreams_profile$p/"
+        for f in "$conformance_input/p${p}"_*.j2k; do
+            if [ -f "$f" ]; then
+                ln -s "$f" "$work/fate-suite/jpeg2000/itu-iso/codestreams_profile$p/"
+            fi
         done
     done
     GJ_FATE_SAMPLES=$work/fate-suite
 fi
 export GJ_FATE_SAMPLES="${GJ_FATE_SAMPLES:-}"
-trap 'rm -rf "$work"' EXIT INT TERM
 rm -rf "$GJ_TEST_FAILED_DIR"
 
 # ------------------------------------------------------------------ the list
