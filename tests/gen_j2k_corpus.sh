@@ -474,13 +474,14 @@ j2k_file() {
         ! facts=$(perl "$(dirname "$0")/tools/j2k_facts.pl" "$2" "$out/$name.cs.j2k" 2> /dev/null); then
         name=broken_$1 ext=j2k
     else
-        # REVERSIBLE BITS COMPONENTS SUBSAMPLED
-        set -- "$@" $facts
-        if [ "$4" -gt 16 ]; then
+        read -r reversible bits subsampled <<EOF
+$facts
+EOF
+        if [ "$bits" -gt 16 ]; then
             name=unsupported_$1$suffix
         else
             rm -f "$out/$name"_ref*.pgx
-            if [ "$6" = 1 ]; then
+            if [ "$subsampled" = 1 ]; then
                 for k in 0 1 2; do
                     opj_decompress -i "$out/$name.cs.j2k" -o "$out/${name}_refc$k.pgx" -c $k > "$out/opj.log" 2>&1
                     mv "$out/${name}_refc${k}_0.pgx" "$out/${name}_ref_$k.pgx"
@@ -488,7 +489,7 @@ j2k_file() {
             else
                 opj_decompress -i "$out/$name.cs.j2k" -o "$out/${name}_ref.pgx" > "$out/opj.log" 2>&1
             fi
-            [ "$3" = 1 ] && echo 0 > "$out/$name.tolerance" || echo 2 > "$out/$name.tolerance"
+            [ "$reversible" = 1 ] && echo 0 > "$out/$name.tolerance" || echo 2 > "$out/$name.tolerance"
         fi
     fi
     case $name in components_*) ;; *) rm -f "$out/components_$1$suffix"_ref*.pgx ;; esac

@@ -278,11 +278,11 @@ static int decode_picture(decode_session *s, const picture_info *info,
     return ret;
 }
 
-/* icc: the input's ICC profile, icc_size bytes (NULL: none), where the file format holds one. */
-static int write_picture(decode_session *s, const char *out, const gj_frame *frame, const uint8_t *icc,
-                         size_t icc_size)
+/* With the ICC profile at icc_offset in the input file, icc_size bytes (0: none), where the format holds one. */
+static int write_picture(decode_session *s, const char *out, const gj_frame *frame, const uint8_t *file,
+                         size_t icc_offset, size_t icc_size)
 {
-    int ret = output_write(s->opts->module, out, frame, icc, icc_size);
+    int ret = output_write(s->opts->module, out, frame, icc_size ? file + icc_offset : NULL, icc_size);
 
     if (ret < 0)
         cli_error(out, "%s", output_error(ret));
@@ -381,8 +381,7 @@ static int decode_input(decode_session *s, const char *in, const char *out)
     }
     if (o->module->components)
         return write_components(s, out);
-    return o->module->write ? write_picture(s, out, &s->frame, info.icc_size ? s->buf + info.icc_offset : NULL,
-                                            info.icc_size) : 0;
+    return o->module->write ? write_picture(s, out, &s->frame, s->buf, info.icc_offset, info.icc_size) : 0;
 }
 
 /*
@@ -472,8 +471,7 @@ static void flush_batch(decode_session *s)
         } else {
             s->decoded += o->repeat;
             s->pixels += (double)frames[k].width * frames[k].height * o->repeat;
-            if (o->module->write && write_picture(s, it->out, &frames[k],
-                                                  it->icc_size ? it->buf + it->icc_offset : NULL, it->icc_size) < 0)
+            if (o->module->write && write_picture(s, it->out, &frames[k], it->buf, it->icc_offset, it->icc_size) < 0)
                 s->failed++;
         }
         gj_frame_unref(&frames[k]);

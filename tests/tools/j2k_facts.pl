@@ -1,9 +1,9 @@
 #!/usr/bin/perl
 # What the corpus needs to know of a codestream or JP2 file from elsewhere
 # (tests/gen_j2k_corpus.sh): j2k_facts.pl FILE [CODESTREAM_OUT] prints
-# "REVERSIBLE BITS COMPONENTS SUBSAMPLED": 1 when COD's transform (its last SPcod byte,
-# A.6.1) is the 5/3 one, else 0; the largest component precision of SIZ (Ssiz, A.5.1);
-# the number of components; 1 where opj_decompress takes the picture for sYCC and
+# "REVERSIBLE BITS SUBSAMPLED": 1 when COD's transform (its last SPcod byte, A.6.1) is
+# the 5/3 one, else 0; the largest component precision of SIZ (Ssiz, A.5.1); 1 where
+# opj_decompress takes the picture for sYCC and
 # converts it to RGB whatever the file says (three components, the first as wide as
 # high, the second subsampled horizontally), else 0. CODESTREAM_OUT gets the codestream
 # alone (a JP2 file's jp2c box), which opj_decompress decodes without the JP2 file's
@@ -37,4 +37,4 @@ for my $segment (main_segments('j2k_facts.pl', $name, $cs)) {
 }
 die "j2k_facts.pl: $name: no SIZ or no COD in the main header\n" unless defined $bits && defined $reversible;
 write_file('j2k_facts.pl', $codestream_out, $cs) if defined $codestream_out;
-print "$reversible $bits $components $subsampled\n";
+print "$reversible $bits $subsampled\n";
