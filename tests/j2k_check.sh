@@ -133,6 +133,10 @@ lossless_* | lossy_*)
     j2k_decode "$(stream_of "$case_name")" "$tmp/ours.$e"
     check_decoded
     ref=$j2k_corpus/${case_name}_ref.$e
+    if [ -f "$j2k_corpus/$case_name.warning" ]; then
+        grep -qF "$(cat "$j2k_corpus/$case_name.warning")" "$tmp/stderr.txt" ||
+            fail "no warning '$(cat "$j2k_corpus/$case_name.warning")': ${msg:-none}"
+    fi
     ;;
 planar_*)
     j2k_decode "$(stream_of "$case_name")" "$tmp/ours.yuv" $(case $case_name in *_reduce1) echo --reduce 1 ;; esac)
@@ -240,6 +244,11 @@ broken_*)
     j2k_decode "$j2k_corpus/$case_name.j2k" "$tmp/ours.pam"
     check_alive
     [ "$rc" -eq 0 ] || [ -n "$msg" ] || fail "exit status $rc without a message"
+    if [ -f "$j2k_corpus/$case_name.message" ]; then
+        check_refusal
+        echo "$msg" | grep -qF "$(cat "$j2k_corpus/$case_name.message")" ||
+            fail "refused without '$(cat "$j2k_corpus/$case_name.message")': $msg"
+    fi
     [ "$rc" -eq 0 ] && pass "decoded" || pass "refused: $msg"
     ;;
 *)
@@ -265,6 +274,7 @@ case $case_name in
     # (opj_decompress applies an ICC profile: the Grok ICC streams' reference is the encoder's source)
     case $case_name in
         *_grok_icc*) what="the source" ;;
+        *_none_palette_jp2) what="the palette picture, as FFmpeg reads it" ;;
         *) what=opj_decompress ;;
     esac
     [ -f "$j2k_corpus/$case_name.icc" ] && what="$what, the ICC profile in PNG files"

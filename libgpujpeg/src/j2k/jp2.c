@@ -202,6 +202,44 @@ static void parse_resolution(const uint8_t *b, size_t n, j2k_jp2 *jp2)
     jp2->sar_den = (int)den;
 }
 
+/* One box of the JP2 Header box (I.5.3) but ihdr. */
+static int parse_header_child(const box *bx, j2k_jp2 *jp2)
+{
+    const uint8_t *b = bx->body;
+    size_t n = bx->size;
+
+    switch (bx->type) {
+    case BOX('c', 'o', 'l', 'r'):
+        /* Only the first colr counts (I.5.3.3); one of another METH than 1 or 2 (JPX's
+         * any ICC, vendor methods) is ignored whole (Table I.9), so that a later one
+         * counts, as OpenJPEG reads them. */
+        if (n < 3)
+            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: colr is %zu bytes", n);
+        if (!jp2->colour_method && (b[0] == 1 || b[0] == 2)) {
+            jp2->colour_method = b[0];
+            if (b[0] == 1 && n >= 7)
+                jp2->enum_cs = (int)rd32(b + 3);
+            if (b[0] == 2 && n > 3) {
+                jp2->icc = b + 3;
+                jp2->icc_size = n - 3;
+            }
+        }
+        return 0;
+    case BOX('p', 'c', 'l', 'r'):
+        return parse_palette(b, n, jp2);
+    case BOX('c', 'm', 'a', 'p'):
+        return parse_component_map(b, n, jp2);
+    case BOX('c', 'd', 'e', 'f'):
+        return parse_channel_definitions(b, n, jp2);
+    case BOX('r', 'e', 's', ' '):
+        if (!jp2->sar_num)
+            parse_resolution(b, n, jp2);
+        return 0;
+    default:
+        return 0;       /* uuid, ... */
+    }
+}
+
 /* I.5.3: the JP2 Header box's contents. */
 static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
 {
@@ -210,62 +248,83 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
 
     while (pos < size) {
         box bx;
-        const uint8_t *b;
-        size_t n;
 
         if ((ret = next_box(data, size, &pos, &bx)) < 0)
             return ret;
-        b = bx.body;
-        n = bx.size;
-        switch (bx.type) {
-        case BOX('i', 'h', 'd', 'r'):
-            if (n < 14)
-                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: ihdr is %zu bytes", n);
-            jp2->height = rd32(b);
-            jp2->width = rd32(b + 4);
-            jp2->nb_comps = b[8] << 8 | b[9];
-            jp2->bpc = b[10];
+        if (bx.type == BOX('i', 'h', 'd', 'r')) {
+            if (bx.size < 14)
+                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: ihdr is %zu bytes", bx.size);
+            jp2->height = rd32(bx.body);
+            jp2->width = rd32(bx.body + 4);
+            jp2->nb_comps = bx.body[8] << 8 | bx.body[9];
+            jp2->bpc = bx.body[10];
             seen_ihdr = 1;
-            break;
-        case BOX('c', 'o', 'l', 'r'):
-            /* Only the first colr counts (I.5.3.3); one of another METH than 1 or 2 (JPX's
-             * any ICC, vendor methods) is ignored whole (Table I.9), so that a later one
-             * counts, as OpenJPEG reads them. */
-            if (n < 3)
-                return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: colr is %zu bytes", n);
-            if (!jp2->colour_method && (b[0] == 1 || b[0] == 2)) {
-                jp2->colour_method = b[0];
-                if (b[0] == 1 && n >= 7)
-                    jp2->enum_cs = (int)rd32(b + 3);
-                if (b[0] == 2 && n > 3) {
-                    jp2->icc = b + 3;
-                    jp2->icc_size = n - 3;
-                }
-            }
-            break;
-        case BOX('p', 'c', 'l', 'r'):
-            if ((ret = parse_palette(b, n, jp2)) < 0)
-                return ret;
-            break;
-        case BOX('c', 'm', 'a', 'p'):
-            if ((ret = parse_component_map(b, n, jp2)) < 0)
-                return ret;
-            break;
-        case BOX('c', 'd', 'e', 'f'):
-            if ((ret = parse_channel_definitions(b, n, jp2)) < 0)
-                return ret;
-            break;
-        case BOX('r', 'e', 's', ' '):
-            if (!jp2->sar_num)
-                parse_resolution(b, n, jp2);
-            break;
-        default:
-            break;      /* uuid, ... */
+        } else if ((ret = parse_header_child(&bx, jp2)) < 0) {
+            return ret;
         }
     }
     if (!seen_ihdr)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: jp2h has no ihdr box");
     return 0;
+}
+
+/*
+ * A box of the header's kinds after the JP2 Header box, outside it (a writer's
+ * mistake: OpenJPEG reads such a box as if inside): read where jp2h gave none of
+ * its kind.
+ */
+static int parse_misplaced_box(const box *bx, j2k_jp2 *jp2)
+{
+    int given;
+
+    switch (bx->type) {
+    case BOX('c', 'o', 'l', 'r'): given = jp2->colour_method != 0; break;
+    case BOX('p', 'c', 'l', 'r'): given = jp2->palette_entries != 0; break;
+    case BOX('c', 'm', 'a', 'p'): given = jp2->nb_channels != 0; break;
+    case BOX('c', 'd', 'e', 'f'): given = jp2->has_cdef; break;
+    default: return 0;
+    }
+    if (given)
+        return 0;
+    gj_log(GJ_LOG_WARNING, "JP2: a %c%c%c%c box after jp2h, outside it: read as if inside",
+           (char)(bx->type >> 24), (char)(bx->type >> 16), (char)(bx->type >> 8), (char)bx->type);
+    return parse_header_child(bx, jp2);
+}
+
+/*
+ * A palette on a picture of one component whose channels the file does not all map
+ * through it, mapped as the readers users compare with map it (component 0 through
+ * palette column i as channel i, I.5.3.5's usual map), with a warning:
+ *  - no cmap (I.5.3.4 requires one): as FFmpeg's decoder (OpenJPEG drops the palette);
+ *  - a cmap of a channel per column that takes column i as channel i or takes the
+ *    component directly, some column unused (the files of OpenJPEG's issues 235 and
+ *    447): as OpenJPEG.
+ */
+static void complete_component_map(j2k_jp2 *jp2)
+{
+    int direct = 0;
+
+    if (!jp2->palette_entries || jp2->nb_comps != 1)
+        return;
+    if (jp2->nb_channels) {
+        if (jp2->nb_channels != jp2->palette_columns)
+            return;
+        for (int i = 0; i < jp2->nb_channels; i++) {
+            if (jp2->channel_component[i] != 0 || (jp2->channel_column[i] >= 0 && jp2->channel_column[i] != i))
+                return;
+            direct += jp2->channel_column[i] < 0;
+        }
+        if (!direct)
+            return;
+        gj_log(GJ_LOG_WARNING, "JP2: cmap leaves palette columns unused: channel i through column i");
+    } else {
+        gj_log(GJ_LOG_WARNING, "JP2: pclr without cmap: channel i through palette column i");
+    }
+    jp2->nb_channels = jp2->palette_columns;
+    for (int i = 0; i < jp2->nb_channels; i++) {
+        jp2->channel_component[i] = 0;
+        jp2->channel_column[i] = i;
+    }
 }
 
 static int parse_boxes(const uint8_t *data, size_t size, j2k_jp2 *jp2)
@@ -290,10 +349,13 @@ static int parse_boxes(const uint8_t *data, size_t size, j2k_jp2 *jp2)
             jp2->codestream = b.body;
             jp2->codestream_size = b.size;
             break;
+        } else if (seen_header && (ret = parse_misplaced_box(&b, jp2)) < 0) {
+            return ret;
         }
     }
     if (!jp2->codestream)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: no jp2c (codestream) box");
+    complete_component_map(jp2);
     if (jp2->palette_entries && !jp2->nb_channels)
         return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: pclr without cmap");
     for (int i = 0; i < jp2->nb_channels; i++)

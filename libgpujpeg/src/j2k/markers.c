@@ -253,8 +253,12 @@ static int parse_cod(reader *r, gj_j2k_stream *s, j2k_tile_coding *tc, j2k_compo
     if (tc->mct > 1)
         return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: COD: multiple component transform %d (Part 2)",
                        tc->mct);
-    if (tc->mct && s->nb_comps < 3)
-        return gj_fail(GJ_ERROR_INVALIDDATA, "COD: component transform with %d components", s->nb_comps);
+    /* Encoders that set it on gray pictures exist: OpenJPEG leaves the transform out, and so do we. */
+    if (tc->mct && s->nb_comps < 3) {
+        gj_log(GJ_LOG_WARNING, "COD: component transform with %d component%s: left out", s->nb_comps,
+               s->nb_comps == 1 ? "" : "s");
+        tc->mct = 0;
+    }
     if ((ret = parse_coding_style(r, &coding, tc->user_precincts)) < 0)
         return ret;
     for (i = 0; i < s->nb_comps; i++) {
@@ -589,6 +593,45 @@ static int own_comps(const gj_j2k_stream *s, j2k_tile *t)
     return 0;
 }
 
+static int same_coding(const j2k_coding *a, const j2k_coding *b)
+{
+    if (a->levels != b->levels || a->cblk_w_exp != b->cblk_w_exp || a->cblk_h_exp != b->cblk_h_exp ||
+        a->cblk_style != b->cblk_style || a->reversible != b->reversible)
+        return 0;
+    for (int i = 0; i <= a->levels; i++)
+        if (a->precinct_w_exp[i] != b->precinct_w_exp[i] || a->precinct_h_exp[i] != b->precinct_h_exp[i])
+            return 0;
+    return 1;
+}
+
+/*
+ * A COD in a tile's later tile-part, where A.4.2 allows none: some encoders repeat
+ * the tile's coding style in every tile-part, which OpenJPEG and FFmpeg read. A copy
+ * is let be; one that would change what the tile's earlier tile-parts were coded
+ * with is refused.
+ */
+static int later_cod(reader *seg, gj_j2k_stream *s, const j2k_tile *t, unsigned tile_index, unsigned tp_index)
+{
+    j2k_tile_coding cod = t->cod;
+    j2k_component *comps;
+    int ret, same;
+
+    if (!(comps = malloc((size_t)s->nb_comps * sizeof(*comps))))
+        return GJ_ERROR_NOMEM;
+    memcpy(comps, t->comps, (size_t)s->nb_comps * sizeof(*comps));
+    ret = parse_cod(seg, s, &cod, comps, J2K_FROM_TILE_COD);
+    same = ret >= 0 && !memcmp(&cod, &t->cod, sizeof(cod));
+    for (int i = 0; same && i < s->nb_comps; i++)
+        same = same_coding(&comps[i].coding, &t->comps[i].coding);
+    free(comps);
+    if (ret < 0)
+        return ret;
+    if (!same)
+        return gj_fail(GJ_ERROR_INVALIDDATA, "COD: tile %u's tile-part %u changes the tile's coding style",
+                       tile_index, tp_index);
+    return 0;
+}
+
 /* This tile-part's share of PPM: Nppm (4 bytes) then the headers (A.7.4). */
 static int take_ppm_piece(gj_j2k_stream *s, j2k_tile *t)
 {
@@ -623,7 +666,6 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
     tile_index = u16(&seg);
     psot = u32(&seg);
     tp_index = u8(&seg);
-    (void)tp_index;
     if (tile_index >= (unsigned)nb_tiles)
         return gj_fail(GJ_ERROR_INVALIDDATA, "SOT: tile %u of %d", tile_index, nb_tiles);
     if (psot != 0 && psot < 14)
@@ -658,9 +700,8 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
             *pos = end;
             return ret;
         case M_COD:
-            if (t->tile_parts_seen > 1)
-                return gj_fail(GJ_ERROR_INVALIDDATA, "COD: in tile %u's tile-part %u", tile_index, tp_index);
-            ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
+            ret = t->tile_parts_seen > 1 ? later_cod(&seg, s, t, tile_index, tp_index)
+                                         : parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
             break;
         case M_COC: ret = parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
         case M_QCD: ret = parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD); break;
