@@ -129,6 +129,19 @@ done
 # layers' packets, whose passes the segments must still count (RLCP).
 stream lossless layers_bypass photo.ppm -p RLCP -M 1 -r 40,5,5,1 -n 3
 stream lossless sop_eph photo.ppm -SOP -EPH -r 10,1
+stream lossless sop_eph_tiles photo.ppm -SOP -EPH -t 96,96 -TP R -r 10,1
+# Packed packet headers (tests/tools/j2k_packed_headers.pl: opj_compress writes none),
+# PPM and PPT, of one tile and of tiles in tile-parts, their segments written from the
+# last index down (the order of a compliance codestream's): joined in their indices'
+# order, or the picture is wrong (OpenJPEG decodes them alike).
+for k in ppm ppt; do
+    for n in sop_eph sop_eph_tiles; do
+        name=lossless_$k${n#sop_eph}
+        perl "$(dirname "$0")/tools/j2k_packed_headers.pl" "$out/lossless_$n.j2k" "$out/$name.j2k" $k
+        opj_decompress -i "$out/$name.j2k" -o "$out/${name}_ref.ppm" > "$out/opj.log" 2>&1
+        echo "$name" >> "$tests"
+    done
+done
 stream lossless tile_parts photo.ppm -t 96,96 -n 3 -TP R -r 10,1
 # COD as some encoders get it wrong (tests/tools/j2k_cod_edit.pl): a copy of the main
 # header's in every later tile-part, let be as OpenJPEG and FFmpeg let it; one there that

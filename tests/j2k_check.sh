@@ -196,7 +196,7 @@ batch)
     # Several inputs in one run decode through gj_j2k_decode_batch(): each picture as
     # alone (5/3: OpenJPEG's), broken ones among them refused by name, alone.
     set -- lossless_rgb lossless_tiles lossless_noise lossless_prog_RPCL lossless_cblk_4x4 lossless_plt_tlm \
-        lossless_roi lossless_sop_eph lossless_tile_parts lossless_precincts
+        lossless_roi lossless_sop_eph lossless_tile_parts lossless_precincts lossless_ppm_tiles
     mkdir -p "$tmp/out"
     limit=$((limit * 3))
     run_gpujpeg decode --device "$device" --quiet -o "$tmp/out" "$j2k_corpus/broken_cut_10.j2k" \

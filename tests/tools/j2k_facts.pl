@@ -1,14 +1,17 @@
 #!/usr/bin/perl
 # What the corpus needs to know of a codestream or JP2 file from elsewhere
 # (tests/gen_j2k_corpus.sh): j2k_facts.pl FILE [CODESTREAM_OUT] prints
-# "REVERSIBLE BITS SUBSAMPLED HTJ2K": 1 when COD's transform (its last SPcod byte, A.6.1)
-# is the 5/3 one, else 0; the largest component precision of SIZ (Ssiz, A.5.1); 1 where
-# opj_decompress takes the picture for sYCC and
-# converts it to RGB whatever the file says (three components, the first as wide as
-# high, the second subsampled horizontally), else 0; 1 for an HTJ2K codestream (Rsiz's
-# bit 14, or a CAP marker segment: T.814), which the decoder refuses, else 0. CODESTREAM_OUT gets the codestream
-# alone (a JP2 file's jp2c box), which opj_decompress decodes without the JP2 file's
-# palette, ICC profile or colour space.
+# "REVERSIBLE BITS SUBSAMPLED HTJ2K":
+#   REVERSIBLE  1 when COD's transform (its last SPcod byte, A.6.1) is the 5/3 one, else 0
+#   BITS        the largest component precision of SIZ (Ssiz, A.5.1)
+#   SUBSAMPLED  1 where opj_decompress takes the picture for sYCC and converts it to RGB
+#               whatever the file says (three components, the first as wide as high, the
+#               second subsampled horizontally) and can (the first not subsampled, the
+#               others 2x2 or 2x1: 4:2:0 or 4:2:2), else 0
+#   HTJ2K       1 for an HTJ2K codestream (Rsiz's bit 14, or a CAP marker segment:
+#               T.814), which the decoder refuses, else 0
+# CODESTREAM_OUT gets the codestream alone (a JP2 file's jp2c box), which opj_decompress
+# decodes without the JP2 file's palette, ICC profile or colour space.
 use strict;
 use warnings;
 use FindBin;
@@ -33,7 +36,8 @@ for my $segment (main_segments('j2k_facts.pl', $name, $cs)) {
             my $precision = ($sub->($c, 0) & 0x7f) + 1;
             $bits = $precision if $precision > $bits;
         }
-        $subsampled = $components == 3 && $length >= 2 + 36 + 9 && $sub->(0, 1) == $sub->(0, 2) && $sub->(1, 1) != 1
+        $subsampled = $components == 3 && $length >= 2 + 36 + 9 && $sub->(0, 1) == 1 && $sub->(0, 2) == 1 &&
+                      $sub->(1, 1) == 2 && $sub->(2, 1) == 2 && $sub->(1, 2) == $sub->(2, 2) && $sub->(1, 2) <= 2
                       ? 1 : 0;
     }
     $reversible = ord(substr($cs, $pos + 4 + 9, 1)) ? 1 : 0 if $marker == 0xff52 && $length >= 12;

@@ -433,27 +433,45 @@ static void keep_main_orders(gj_j2k_stream *s, j2k_tile *t, unsigned tile_index)
     memcpy(t->poc, s->poc, (size_t)s->nb_poc * sizeof(*t->poc));
 }
 
-/* A.7.4: Zppm, then the data; tile-parts take Nppm-prefixed pieces in order. */
-static int parse_ppm(reader *r, gj_j2k_stream *s)
+/*
+ * The packed packet headers of one header, PPM's (the main header's) or PPT's (a
+ * tile-part header's): each segment's index (Zppm, Zppt: A.7.4, A.7.5), then its
+ * share, the shares joined in the order of their indices, which need not be the
+ * segments' (a compliance codestream writes them from the last index down).
+ */
+typedef struct packed_headers {
+    int any;                    /* the arrays are set only once a segment came */
+    const uint8_t *share[256];
+    size_t size[256];
+} packed_headers;
+
+static int parse_packed_headers(reader *r, packed_headers *ph)
 {
+    unsigned z;
     int ret;
 
     if ((ret = need(r, 1)) < 0)
         return ret;
-    r->pos++;
-    s->has_ppm = 1;
-    return j2k_bytes_append(&s->ppm, r->p + r->pos, r->size - r->pos);
+    z = u8(r);
+    if (!ph->any) {
+        memset(ph, 0, sizeof(*ph));
+        ph->any = 1;
+    }
+    if (ph->share[z])
+        return gj_fail(GJ_ERROR_INVALIDDATA, "%s: index %u twice", r->marker, z);
+    ph->share[z] = r->p + r->pos;
+    ph->size[z] = r->size - r->pos;
+    return 0;
 }
 
-static int parse_ppt(reader *r, j2k_tile *t)
+static int join_packed_headers(const packed_headers *ph, j2k_bytes *to)
 {
     int ret;
 
-    if ((ret = need(r, 1)) < 0)
-        return ret;
-    r->pos++;
-    t->has_packed_headers = 1;
-    return j2k_bytes_append(&t->ppt, r->p + r->pos, r->size - r->pos);
+    for (int z = 0; ph->any && z < 256; z++)
+        if (ph->share[z] && (ret = j2k_bytes_append(to, ph->share[z], ph->size[z])) < 0)
+            return ret;
+    return 0;
 }
 
 /* Reads the marker at *pos and its segment; *seg covers the parameters after Lxxx. */
@@ -512,7 +530,9 @@ static int parse_main(const uint8_t *data, size_t size, gj_j2k_stream *s, size_t
     unsigned m;
     reader seg;
     int ret, seen_cod = 0, seen_qcd = 0;
+    packed_headers ppm;
 
+    ppm.any = 0;
     memset(s, 0, sizeof(*s));
     if (size < 2 || data[0] != 0xFF || data[1] != 0x4F)
         return gj_fail(GJ_ERROR_INVALIDDATA, "not a JPEG 2000 codestream (no SOC marker)");
@@ -534,6 +554,10 @@ static int parse_main(const uint8_t *data, size_t size, gj_j2k_stream *s, size_t
             *pos = at;
             if (!seen_cod || !seen_qcd)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "main header: no %s", seen_cod ? "QCD" : "COD");
+            /* tile-parts take Nppm-prefixed pieces of the joined PPM data in order */
+            s->has_ppm = ppm.any;
+            if ((ret = join_packed_headers(&ppm, &s->ppm)) < 0)
+                return ret;
             return check_component_defaults(s, s->comps, "main header");
         case M_COD: ret = parse_cod(&seg, s, &s->cod, s->comps, J2K_FROM_MAIN_COD); seen_cod = 1; break;
         case M_COC: ret = parse_coc(&seg, s, s->comps, J2K_FROM_MAIN_COC); break;
@@ -541,7 +565,7 @@ static int parse_main(const uint8_t *data, size_t size, gj_j2k_stream *s, size_t
         case M_QCC: ret = parse_qcc(&seg, s, s->comps, J2K_FROM_MAIN_COC); break;
         case M_RGN: ret = parse_rgn(&seg, s, s->comps); break;
         case M_POC: ret = parse_poc(&seg, s, s->poc, &s->nb_poc); break;
-        case M_PPM: ret = parse_ppm(&seg, s); break;
+        case M_PPM: ret = parse_packed_headers(&seg, &ppm); break;
         case M_CAP:
             return gj_fail(GJ_ERROR_UNSUPPORTED, "unsupported: CAP: HTJ2K (Part 15) capabilities");
         case M_SOD: case M_EOC:
@@ -658,7 +682,9 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
     reader seg;
     j2k_tile *t;
     int ret, nb_tiles = s->tiles_x * s->tiles_y;
+    packed_headers ppt;
 
+    ppt.any = 0;
     if ((ret = next_segment(data, size, pos, &m, &seg)) < 0)
         return ret;
     if ((ret = need(&seg, 8)) < 0)
@@ -696,6 +722,9 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_SOD:
             if (s->has_ppm && (ret = take_ppm_piece(s, t)) < 0)
                 return ret;
+            t->has_packed_headers |= ppt.any;
+            if ((ret = join_packed_headers(&ppt, &t->ppt)) < 0)
+                return ret;
             ret = j2k_bytes_take(&t->data, data + *pos, end - *pos);
             *pos = end;
             return ret;
@@ -724,7 +753,7 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
         case M_PPT:
             if (s->has_ppm)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "PPT: in a codestream with PPM");
-            ret = parse_ppt(&seg, t);
+            ret = parse_packed_headers(&seg, &ppt);
             break;
         case M_EOC:
             return gj_fail(GJ_ERROR_INVALIDDATA, "SOT: EOC inside tile %u's header", tile_index);
