@@ -35,7 +35,8 @@
 #   broken_*        truncated and damaged streams: decoded or refused with a message,
 #                   never a crash or a hang; refused with NAME.message where there is one
 #   NAME.warning    a warning the decode must give (streams written as some writers
-#                   get them wrong, which the decode reads as others do)
+#                   get them wrong, which the decode reads as others do, or says it
+#                   may read wrong)
 set -eu
 
 out=${1:?usage: gen_j2k_corpus.sh OUTDIR}
@@ -156,6 +157,11 @@ perl "$(dirname "$0")/tools/j2k_cod_edit.pl" "$out/lossless_gray.j2k" "$out/loss
 opj_decompress -i "$out/lossless_mct_gray.j2k" -o "$out/lossless_mct_gray_ref.pgm" > "$out/opj.log" 2>&1
 echo "COD: component transform with 1 component: left out" > "$out/lossless_mct_gray.warning"
 printf '%s\n' lossless_cod_repeat broken_cod_change lossless_mct_gray >> "$tests"
+# A tile's parts out of the order of their TPsot (tests/tools/j2k_swap_tile_parts.pl),
+# which OpenJPEG refuses: read in the codestream's order, but not without a warning.
+perl "$(dirname "$0")/tools/j2k_swap_tile_parts.pl" "$out/lossless_tile_parts.j2k" "$out/broken_tile_part_order.j2k"
+echo "SOT: tile 0's tile-part 2 comes as its part 1: read in the codestream's order" > "$out/broken_tile_part_order.warning"
+echo broken_tile_part_order >> "$tests"
 stream lossless plt_tlm photo.ppm -PLT -TLM -t 160,128
 stream lossless poc photo.ppm -POC T1=0,0,1,6,3,CPRL/T1=0,0,2,6,3,LRCP -r 20,1
 stream lossless roi photo.ppm -ROI c=0,U=2

@@ -248,6 +248,10 @@ broken_*)
     j2k_decode "$j2k_corpus/$case_name.j2k" "$tmp/ours.pam"
     check_alive
     [ "$rc" -eq 0 ] || [ -n "$msg" ] || fail "exit status $rc without a message"
+    if [ -f "$j2k_corpus/$case_name.warning" ]; then
+        grep -qF "$(cat "$j2k_corpus/$case_name.warning")" "$tmp/stderr.txt" ||
+            fail "no warning '$(cat "$j2k_corpus/$case_name.warning")': ${msg:-none}"
+    fi
     if [ -f "$j2k_corpus/$case_name.message" ]; then
         check_refusal
         echo "$msg" | grep -qF "$(cat "$j2k_corpus/$case_name.message")" ||

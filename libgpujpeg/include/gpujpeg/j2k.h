@@ -113,7 +113,8 @@ GJ_API int gj_j2k_decoder_set_layers(gj_j2k_decoder *dec, int layers);
  *   If out->data[0] is NULL the planes are allocated (free with gj_frame_unref());
  *   otherwise they must be large enough for the picture.
  * A truncated codestream decodes what is there (a warning is logged and
- * out->decode_error_flags is set). Returns 0 or a negative error code.
+ * out->decode_error_flags is set); so does one whose tile-parts come out of their
+ * order (TPsot), read in the codestream's. Returns 0 or a negative error code.
  * A device frame's memory also serves as the decoder's scratch space before the
  * picture is written (that keeps the decode within 3x the frame's size): after an
  * error, and in row padding past the picture, it holds no defined contents.

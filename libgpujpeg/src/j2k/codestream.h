@@ -132,6 +132,7 @@ typedef struct gj_j2k_stream {
     int nb_poc;
     j2k_progression_volume poc[J2K_MAX_POC];
     int poc_copies;             /* tiles whose POC repeated the main header's (markers.c) */
+    int misordered_parts;       /* tile-parts whose TPsot is not their place in the codestream */
     j2k_bytes ppm;              /* all PPM data (Nppm-prefixed pieces per tile-part) */
     size_t ppm_pos;             /* next tile-part's piece */
     int has_ppm;

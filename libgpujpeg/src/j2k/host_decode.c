@@ -436,7 +436,8 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         j2k_jp2_free(&boxes);
         return ret;
     }
-    *truncated = s.truncated;
+    /* tile-parts out of their order may have been read wrong: the picture is flagged as a cut one is */
+    *truncated = s.truncated || s.misordered_parts;
     l->nb_planes = 0;
     if (l->components) {
         l->native_format = GJ_PIX_FMT_GRAY8;

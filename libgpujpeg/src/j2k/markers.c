@@ -709,6 +709,12 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
     t = &s->tiles[tile_index];
     if ((ret = j2k_tile_defaults(s, t)) < 0)
         return ret;
+    /* A.4.2: a tile's parts come in the order of their TPsot. Ones that do not are read
+     * in the codestream's order, which may not be the encoder's (OpenJPEG refuses them):
+     * said, not silently decoded. */
+    if (tp_index != (unsigned)t->tile_parts_seen && !s->misordered_parts++)
+        gj_log(GJ_LOG_WARNING, "SOT: tile %u's tile-part %u comes as its part %d: read in the codestream's order",
+               tile_index, tp_index, t->tile_parts_seen);
     t->tile_parts_seen++;
     for (;;) {
         if (*pos >= end)
