@@ -7,7 +7,8 @@
  * reduced size; a components decode holds the picture's channels, again into the
  * same result and into device memory, and a two-component picture of another size;
  * a JP2 palette's values, which at a components decode's indices give the picture;
- * a JP2 file's colour space or ICC profile;
+ * a JP2 file's colour space or ICC profile; decode_error_flags for a cut codestream
+ * and tile-parts out of their order, not for a whole one;
  * pictures past the optimistic 16-bit fractions decode again (the log says so) into
  * the bytes of a decoder that takes the worst case's (GJ_J2K_WORST_CASE=1), and
  * others do not.
@@ -43,6 +44,37 @@ static void check_errors(gj_j2k_decoder *dec, const uint8_t *data, size_t size)
     ret = gj_j2k_decode(dec, data, size / 2, &truncated);
     CHECK(ret == 0, "a truncated stream decodes what is there: %d", ret);
     gj_frame_unref(&truncated);
+}
+
+/*
+ * decode_error_flags: set for a picture that may be damaged (a cut codestream, a
+ * tile's parts out of their order), not for a whole one.
+ */
+static void check_error_flags(gj_j2k_decoder *dec, const char *corpus)
+{
+    static const struct { const char *name; size_t cut; int damaged; } files[] = {
+        { "lossless_tile_parts.j2k", 0, 0 }, { "lossless_tile_parts.j2k", 2000, 1 },
+        { "broken_tile_part_order.j2k", 0, 1 },
+    };
+
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        gj_frame f = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
+        char path[1024];
+        size_t size;
+        uint8_t *data;
+        int ret;
+
+        snprintf(path, sizeof(path), "%s/%s", corpus, files[i].name);
+        if (!(data = unit_read_file(path, 0, &size))) {
+            CHECK(0, "%s: cannot read", path);
+            continue;
+        }
+        ret = gj_j2k_decode(dec, data, files[i].cut ? files[i].cut : size, &f);
+        CHECK(ret == 0 && !!f.decode_error_flags == files[i].damaged, "%s (%zu bytes): decode %d, decode_error_flags %d",
+              files[i].name, files[i].cut ? files[i].cut : size, ret, f.decode_error_flags);
+        gj_frame_unref(&f);
+        free(data);
+    }
 }
 
 /* A JP2 file's resolution box gives the sample aspect ratio (3:4 in the corpus's), its absence 0/0. */
@@ -355,6 +387,7 @@ int main(void)
     free(data);
     check_aspect(corpus);
     check_colour(corpus);
+    check_error_flags(dec, corpus);
     for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++) {
         snprintf(path, sizeof(path), "%s/%s", corpus, streams[i]);
         check_paths(dev, dec, path);
