@@ -144,19 +144,21 @@ for k in ppm ppt; do
     done
 done
 stream lossless tile_parts photo.ppm -t 96,96 -n 3 -TP R -r 10,1
-# COD as some encoders get it wrong (tests/tools/j2k_cod_edit.pl): a copy of the main
-# header's in every later tile-part, let be as OpenJPEG and FFmpeg let it; one there that
-# changes the number of layers, refused (NAME.message; OpenJPEG decodes the whole tile
-# with it, another picture); the component transform asked of a gray picture, left out
-# as opj_decompress leaves it out, with a warning.
-perl "$(dirname "$0")/tools/j2k_cod_edit.pl" "$out/lossless_tile_parts.j2k" "$out/lossless_cod_repeat.j2k" repeat
+# COD and QCD as some encoders get them wrong (tests/tools/j2k_header_edit.pl): copies of
+# the main header's in every later tile-part, let be as OpenJPEG and FFmpeg let them; ones
+# there that change the number of layers or the guard bits, refused (NAME.message;
+# OpenJPEG decodes the whole tile with them, another picture); the component transform
+# asked of a gray picture, left out as opj_decompress leaves it out, with a warning.
+perl "$(dirname "$0")/tools/j2k_header_edit.pl" "$out/lossless_tile_parts.j2k" "$out/lossless_cod_repeat.j2k" repeat
 opj_decompress -i "$out/lossless_cod_repeat.j2k" -o "$out/lossless_cod_repeat_ref.ppm" > "$out/opj.log" 2>&1
-perl "$(dirname "$0")/tools/j2k_cod_edit.pl" "$out/lossless_tile_parts.j2k" "$out/broken_cod_change.j2k" repeat 1
-echo "COD: tile 0's tile-part 1 changes the tile's coding style" > "$out/broken_cod_change.message"
-perl "$(dirname "$0")/tools/j2k_cod_edit.pl" "$out/lossless_gray.j2k" "$out/lossless_mct_gray.j2k" mct
+perl "$(dirname "$0")/tools/j2k_header_edit.pl" "$out/lossless_tile_parts.j2k" "$out/broken_cod_change.j2k" repeat 1
+echo "COD: tile 0's tile-part 1 changes the tile's parameters" > "$out/broken_cod_change.message"
+perl "$(dirname "$0")/tools/j2k_header_edit.pl" "$out/lossless_tile_parts.j2k" "$out/broken_qcd_change.j2k" requant
+echo "QCD: tile 0's tile-part 1 changes the tile's parameters" > "$out/broken_qcd_change.message"
+perl "$(dirname "$0")/tools/j2k_header_edit.pl" "$out/lossless_gray.j2k" "$out/lossless_mct_gray.j2k" mct
 opj_decompress -i "$out/lossless_mct_gray.j2k" -o "$out/lossless_mct_gray_ref.pgm" > "$out/opj.log" 2>&1
 echo "COD: component transform with 1 component: left out" > "$out/lossless_mct_gray.warning"
-printf '%s\n' lossless_cod_repeat broken_cod_change lossless_mct_gray >> "$tests"
+printf '%s\n' lossless_cod_repeat broken_cod_change broken_qcd_change lossless_mct_gray >> "$tests"
 # A tile's parts out of the order of their TPsot (tests/tools/j2k_swap_tile_parts.pl),
 # which OpenJPEG refuses: read in the codestream's order, but not without a warning.
 perl "$(dirname "$0")/tools/j2k_swap_tile_parts.pl" "$out/lossless_tile_parts.j2k" "$out/broken_tile_part_order.j2k"

@@ -221,7 +221,7 @@ tests_unit_j2k_batch_LDFLAGS = -static
 EXTRA_DIST += tests/gen_j2k_corpus.sh tests/j2k_check.sh tests/tools/pnm16.pl \
 	tests/j2k_conformance.sh tests/tools/pgx_compare.pl tests/tools/jp2_palette.pl tests/tools/raw_components.pl \
 	tests/tools/j2k_roi_planes.pl tests/tools/j2k_guard_bits.pl tests/tools/J2kHeader.pm tests/tools/jp2_header_box.pl \
-	tests/tools/dicom_j2k.pl tests/tools/j2k_facts.pl tests/tools/png_icc.pl tests/tools/j2k_cod_edit.pl \
+	tests/tools/dicom_j2k.pl tests/tools/j2k_facts.pl tests/tools/png_icc.pl tests/tools/j2k_header_edit.pl \
 	tests/tools/j2k_packed_headers.pl tests/tools/j2k_swap_tile_parts.pl
 
 tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools/pnm16.pl \
@@ -229,7 +229,7 @@ tests/j2k-corpus/.stamp: $(srcdir)/tests/gen_j2k_corpus.sh $(srcdir)/tests/tools
 		$(srcdir)/tests/tools/j2k_roi_planes.pl $(srcdir)/tests/tools/j2k_guard_bits.pl \
 		$(srcdir)/tests/tools/J2kHeader.pm $(srcdir)/tests/tools/jp2_header_box.pl \
 		$(srcdir)/tests/tools/dicom_j2k.pl $(srcdir)/tests/tools/j2k_facts.pl $(srcdir)/tests/tools/png_icc.pl \
-		$(srcdir)/tests/tools/j2k_cod_edit.pl $(srcdir)/tests/tools/j2k_packed_headers.pl \
+		$(srcdir)/tests/tools/j2k_header_edit.pl $(srcdir)/tests/tools/j2k_packed_headers.pl \
 		$(srcdir)/tests/tools/j2k_swap_tile_parts.pl tests/tools/make_image$(EXEEXT)
 	$(AM_V_GEN)GJ_TEST_TOOLS=tests/tools $(SHELL) $(srcdir)/tests/gen_j2k_corpus.sh tests/j2k-corpus && touch $@
 

@@ -628,13 +628,25 @@ static int same_coding(const j2k_coding *a, const j2k_coding *b)
     return 1;
 }
 
+static int same_quant(const j2k_quant *a, const j2k_quant *b)
+{
+    if (a->style != b->style || a->guard_bits != b->guard_bits || a->nb_steps != b->nb_steps)
+        return 0;
+    for (int i = 0; i < a->nb_steps; i++)
+        if (a->exponent[i] != b->exponent[i] || a->mantissa[i] != b->mantissa[i])
+            return 0;
+    return 1;
+}
+
 /*
- * A COD in a tile's later tile-part, where A.4.2 allows none: some encoders repeat
- * the tile's coding style in every tile-part, which OpenJPEG and FFmpeg read. A copy
- * is let be; one that would change what the tile's earlier tile-parts were coded
- * with is refused.
+ * A COD, COC, QCD, QCC or RGN in a tile's later tile-part, where A.4.2 allows them
+ * in the first only: some encoders repeat the tile's parameters in every tile-part,
+ * which OpenJPEG and FFmpeg read. A copy is let be; one that would change what the
+ * tile's earlier tile-parts were coded with is refused (OpenJPEG decodes the whole
+ * tile with it: another picture).
  */
-static int later_cod(reader *seg, gj_j2k_stream *s, const j2k_tile *t, unsigned tile_index, unsigned tp_index)
+static int later_parameters(unsigned m, reader *seg, gj_j2k_stream *s, const j2k_tile *t, unsigned tile_index,
+                            unsigned tp_index)
 {
     j2k_tile_coding cod = t->cod;
     j2k_component *comps;
@@ -643,16 +655,23 @@ static int later_cod(reader *seg, gj_j2k_stream *s, const j2k_tile *t, unsigned 
     if (!(comps = malloc((size_t)s->nb_comps * sizeof(*comps))))
         return GJ_ERROR_NOMEM;
     memcpy(comps, t->comps, (size_t)s->nb_comps * sizeof(*comps));
-    ret = parse_cod(seg, s, &cod, comps, J2K_FROM_TILE_COD);
+    switch (m) {
+    case M_COD: ret = parse_cod(seg, s, &cod, comps, J2K_FROM_TILE_COD); break;
+    case M_COC: ret = parse_coc(seg, s, comps, J2K_FROM_TILE_COC); break;
+    case M_QCD: ret = parse_qcd(seg, s, comps, J2K_FROM_TILE_COD); break;
+    case M_QCC: ret = parse_qcc(seg, s, comps, J2K_FROM_TILE_COC); break;
+    default: ret = parse_rgn(seg, s, comps); break;
+    }
     same = ret >= 0 && !memcmp(&cod, &t->cod, sizeof(cod));
     for (int i = 0; same && i < s->nb_comps; i++)
-        same = same_coding(&comps[i].coding, &t->comps[i].coding);
+        same = same_coding(&comps[i].coding, &t->comps[i].coding) && same_quant(&comps[i].quant, &t->comps[i].quant) &&
+               comps[i].roi_shift == t->comps[i].roi_shift;
     free(comps);
     if (ret < 0)
         return ret;
     if (!same)
-        return gj_fail(GJ_ERROR_INVALIDDATA, "COD: tile %u's tile-part %u changes the tile's coding style",
-                       tile_index, tp_index);
+        return gj_fail(GJ_ERROR_INVALIDDATA, "%s: tile %u's tile-part %u changes the tile's parameters",
+                       marker_name(m), tile_index, tp_index);
     return 0;
 }
 
@@ -721,9 +740,17 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
             return gj_fail(GJ_ERROR_INVALIDDATA, "SOT: tile %u's header has no SOD", tile_index);
         if ((ret = next_segment(data, end, pos, &m, &seg)) < 0)
             return ret;
-        /* A marker that changes the component parameters changes the tile's own copy. */
-        if ((m == M_COD || m == M_COC || m == M_QCD || m == M_QCC || m == M_RGN) && (ret = own_comps(s, t)) < 0)
-            return ret;
+        /* A marker that changes the component parameters changes the tile's own copy;
+         * in a later tile-part it may only repeat them. */
+        if (m == M_COD || m == M_COC || m == M_QCD || m == M_QCC || m == M_RGN) {
+            if (t->tile_parts_seen > 1) {
+                if ((ret = later_parameters(m, &seg, s, t, tile_index, tp_index)) < 0)
+                    return ret;
+                continue;
+            }
+            if ((ret = own_comps(s, t)) < 0)
+                return ret;
+        }
         switch (m) {
         case M_SOD:
             if (s->has_ppm && (ret = take_ppm_piece(s, t)) < 0)
@@ -734,10 +761,7 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
             ret = j2k_bytes_take(&t->data, data + *pos, end - *pos);
             *pos = end;
             return ret;
-        case M_COD:
-            ret = t->tile_parts_seen > 1 ? later_cod(&seg, s, t, tile_index, tp_index)
-                                         : parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD);
-            break;
+        case M_COD: ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD); break;
         case M_COC: ret = parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
         case M_QCD: ret = parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD); break;
         case M_QCC: ret = parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
