@@ -46,6 +46,18 @@ static void check_errors(gj_j2k_decoder *dec, const uint8_t *data, size_t size)
     gj_frame_unref(&truncated);
 }
 
+/* The bytes of the corpus file NAME (a failure, and NULL, where it cannot be read). */
+static uint8_t *read_corpus(const char *corpus, const char *name, size_t *size)
+{
+    char path[1024];
+    uint8_t *data;
+
+    snprintf(path, sizeof(path), "%s/%s", corpus, name);
+    if (!(data = unit_read_file(path, 0, size)))
+        CHECK(0, "%s: cannot read", path);
+    return data;
+}
+
 /*
  * decode_error_flags: set for a picture that may be damaged (a cut codestream, a
  * tile's parts out of their order), not for a whole one.
@@ -59,16 +71,12 @@ static void check_error_flags(gj_j2k_decoder *dec, const char *corpus)
 
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         gj_frame f = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
-        char path[1024];
         size_t size;
-        uint8_t *data;
+        uint8_t *data = read_corpus(corpus, files[i].name, &size);
         int ret;
 
-        snprintf(path, sizeof(path), "%s/%s", corpus, files[i].name);
-        if (!(data = unit_read_file(path, 0, &size))) {
-            CHECK(0, "%s: cannot read", path);
+        if (!data)
             continue;
-        }
         ret = gj_j2k_decode(dec, data, files[i].cut ? files[i].cut : size, &f);
         CHECK(ret == 0 && !!f.decode_error_flags == files[i].damaged, "%s (%zu bytes): decode %d, decode_error_flags %d",
               files[i].name, files[i].cut ? files[i].cut : size, ret, f.decode_error_flags);
@@ -85,17 +93,13 @@ static void check_aspect(const char *corpus)
     };
 
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        char path[1024];
         gj_j2k_info info;
         size_t size;
-        uint8_t *data;
+        uint8_t *data = read_corpus(corpus, files[i].name, &size);
         int ret;
 
-        snprintf(path, sizeof(path), "%s/%s", corpus, files[i].name);
-        if (!(data = unit_read_file(path, 0, &size))) {
-            CHECK(0, "%s: cannot read", path);
+        if (!data)
             continue;
-        }
         ret = gj_j2k_read_info(data, size, &info);
         CHECK(ret == 0 && info.sar_num == files[i].num && info.sar_den == files[i].den,
               "%s: read_info %d, sample aspect ratio %d:%d", files[i].name, ret, info.sar_num, info.sar_den);
