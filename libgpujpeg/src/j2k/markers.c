@@ -638,6 +638,24 @@ static int same_quant(const j2k_quant *a, const j2k_quant *b)
     return 1;
 }
 
+static int is_tile_parameter(unsigned m)
+{
+    return m == M_COD || m == M_COC || m == M_QCD || m == M_QCC || m == M_RGN;
+}
+
+/* A tile-part header's COD, COC, QCD, QCC or RGN into a tile's coding and component parameters. */
+static int parse_tile_parameter(unsigned m, reader *seg, gj_j2k_stream *s, j2k_tile_coding *cod,
+                                j2k_component *comps)
+{
+    switch (m) {
+    case M_COD: return parse_cod(seg, s, cod, comps, J2K_FROM_TILE_COD);
+    case M_COC: return parse_coc(seg, s, comps, J2K_FROM_TILE_COC);
+    case M_QCD: return parse_qcd(seg, s, comps, J2K_FROM_TILE_COD);
+    case M_QCC: return parse_qcc(seg, s, comps, J2K_FROM_TILE_COC);
+    default:    return parse_rgn(seg, s, comps);
+    }
+}
+
 /*
  * A COD, COC, QCD, QCC or RGN in a tile's later tile-part, where A.4.2 allows them
  * in the first only: some encoders repeat the tile's parameters in every tile-part,
@@ -655,13 +673,7 @@ static int later_parameters(unsigned m, reader *seg, gj_j2k_stream *s, const j2k
     if (!(comps = malloc((size_t)s->nb_comps * sizeof(*comps))))
         return GJ_ERROR_NOMEM;
     memcpy(comps, t->comps, (size_t)s->nb_comps * sizeof(*comps));
-    switch (m) {
-    case M_COD: ret = parse_cod(seg, s, &cod, comps, J2K_FROM_TILE_COD); break;
-    case M_COC: ret = parse_coc(seg, s, comps, J2K_FROM_TILE_COC); break;
-    case M_QCD: ret = parse_qcd(seg, s, comps, J2K_FROM_TILE_COD); break;
-    case M_QCC: ret = parse_qcc(seg, s, comps, J2K_FROM_TILE_COC); break;
-    default: ret = parse_rgn(seg, s, comps); break;
-    }
+    ret = parse_tile_parameter(m, seg, s, &cod, comps);
     same = ret >= 0 && !memcmp(&cod, &t->cod, sizeof(cod));
     for (int i = 0; same && i < s->nb_comps; i++)
         same = same_coding(&comps[i].coding, &t->comps[i].coding) && same_quant(&comps[i].quant, &t->comps[i].quant) &&
@@ -742,14 +754,14 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
             return ret;
         /* A marker that changes the component parameters changes the tile's own copy;
          * in a later tile-part it may only repeat them. */
-        if (m == M_COD || m == M_COC || m == M_QCD || m == M_QCC || m == M_RGN) {
-            if (t->tile_parts_seen > 1) {
-                if ((ret = later_parameters(m, &seg, s, t, tile_index, tp_index)) < 0)
-                    return ret;
-                continue;
-            }
-            if ((ret = own_comps(s, t)) < 0)
+        if (is_tile_parameter(m)) {
+            if (t->tile_parts_seen > 1)
+                ret = later_parameters(m, &seg, s, t, tile_index, tp_index);
+            else if ((ret = own_comps(s, t)) >= 0)
+                ret = parse_tile_parameter(m, &seg, s, &t->cod, t->comps);
+            if (ret < 0)
                 return ret;
+            continue;
         }
         switch (m) {
         case M_SOD:
@@ -761,11 +773,6 @@ static int parse_tile_part(const uint8_t *data, size_t size, gj_j2k_stream *s, s
             ret = j2k_bytes_take(&t->data, data + *pos, end - *pos);
             *pos = end;
             return ret;
-        case M_COD: ret = parse_cod(&seg, s, &t->cod, t->comps, J2K_FROM_TILE_COD); break;
-        case M_COC: ret = parse_coc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
-        case M_QCD: ret = parse_qcd(&seg, s, t->comps, J2K_FROM_TILE_COD); break;
-        case M_QCC: ret = parse_qcc(&seg, s, t->comps, J2K_FROM_TILE_COC); break;
-        case M_RGN: ret = parse_rgn(&seg, s, t->comps); break;
         case M_POC: {
             /* A tile's POC replaces the main header's (A.6.6); later tile-parts' POCs extend it. */
             int first = !t->own_poc;
