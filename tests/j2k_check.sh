@@ -18,6 +18,12 @@ stream_of() {
     esac
 }
 
+# check_warning: the warning NAME.warning names, where there is one, in the last decode's messages.
+check_warning() {
+    w=$j2k_corpus/$case_name.warning
+    [ ! -f "$w" ] || grep -qF "$(cat "$w")" "$tmp/stderr.txt" || fail "no warning '$(cat "$w")': ${msg:-none}"
+}
+
 # ext_of NAME: the picture type of its reference.
 ext_of() {
     for e in ppm pgm png; do
@@ -137,10 +143,7 @@ lossless_* | lossy_*)
     j2k_decode "$(stream_of "$case_name")" "$tmp/ours.$e"
     check_decoded
     ref=$j2k_corpus/${case_name}_ref.$e
-    if [ -f "$j2k_corpus/$case_name.warning" ]; then
-        grep -qF "$(cat "$j2k_corpus/$case_name.warning")" "$tmp/stderr.txt" ||
-            fail "no warning '$(cat "$j2k_corpus/$case_name.warning")': ${msg:-none}"
-    fi
+    check_warning
     ;;
 planar_*)
     j2k_decode "$(stream_of "$case_name")" "$tmp/ours.yuv" $(case $case_kind in *_reduce1) echo --reduce 1 ;; esac)
@@ -248,10 +251,7 @@ broken_*)
     j2k_decode "$j2k_corpus/$case_name.j2k" "$tmp/ours.pam"
     check_alive
     [ "$rc" -eq 0 ] || [ -n "$msg" ] || fail "exit status $rc without a message"
-    if [ -f "$j2k_corpus/$case_name.warning" ]; then
-        grep -qF "$(cat "$j2k_corpus/$case_name.warning")" "$tmp/stderr.txt" ||
-            fail "no warning '$(cat "$j2k_corpus/$case_name.warning")': ${msg:-none}"
-    fi
+    check_warning
     if [ -f "$j2k_corpus/$case_name.message" ]; then
         check_refusal
         echo "$msg" | grep -qF "$(cat "$j2k_corpus/$case_name.message")" ||
