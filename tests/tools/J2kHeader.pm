@@ -1,12 +1,13 @@
 # The JPEG 2000 codestreams that the corpus tools edit, wrap or describe (j2k_guard_bits.pl,
-# j2k_roi_planes.pl, jp2_palette.pl, j2k_facts.pl, dicom_j2k.pl): read, walked through the
-# main header's marker segments, written back. Errors name the tool and the file.
+# j2k_roi_planes.pl, jp2_palette.pl, j2k_facts.pl, dicom_j2k.pl, j2k_header_edit.pl,
+# j2k_packed_headers.pl, j2k_swap_tile_parts.pl): read, walked through the main header's
+# marker segments and the tile-parts, written back. Errors name the tool and the file.
 package J2kHeader;
 use strict;
 use warnings;
 use Exporter 'import';
 
-our @EXPORT_OK = qw(read_file read_codestream codestream_in main_segments write_file);
+our @EXPORT_OK = qw(read_file read_codestream codestream_in main_segments tile_parts write_file);
 
 # The bytes of the file NAME.
 sub read_file {
@@ -62,6 +63,22 @@ sub main_segments {
         push @segments, [$marker, $pos, $length];
         $pos += 2 + $length;
     }
+}
+
+# The codestream split at its tile-parts (A.4.2): the main header's bytes, a reference to
+# the tile-parts' (each SOT to the end of its body, by Psot) and what follows them (EOC).
+sub tile_parts {
+    my ($tool, $name, $cs) = @_;
+    my @main = main_segments($tool, $name, $cs);
+    my ($pos, @parts) = ($main[-1][1] + 2 + $main[-1][2]);
+    my $head = substr($cs, 0, $pos);
+    while ($pos + 12 <= length($cs) && unpack('n', substr($cs, $pos, 2)) == 0xff90) {
+        my $psot = unpack('N', substr($cs, $pos + 6, 4));
+        die "$tool: $name: a tile-part of Psot 0\n" if $psot == 0;
+        push @parts, substr($cs, $pos, $psot);
+        $pos += $psot;
+    }
+    return ($head, \@parts, substr($cs, $pos));
 }
 
 sub write_file {

@@ -14,7 +14,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib $FindBin::Bin;
-use J2kHeader qw(read_codestream main_segments write_file);
+use J2kHeader qw(read_codestream main_segments tile_parts write_file);
 
 my $tool = 'j2k_header_edit.pl';
 my $usage = "usage: $tool IN.j2k OUT.j2k mct | repeat [LAYERS] | requant\n";
@@ -41,22 +41,16 @@ if ($edit eq 'mct' && !@args) {
         substr($qcd_copy, 4, 1) = chr(ord(substr($qcd_copy, 4, 1)) + 32);
     }
     my $copy = $cod_copy . $qcd_copy;
-    my ($pos, $out, %seen) = ($main[-1][1] + 2 + $main[-1][2], undef);
-    $out = substr($cs, 0, $pos);
+    my ($head, $parts, $tail) = tile_parts($tool, $from, $cs);
+    my %seen;
     # Each tile-part: SOT (Isot, Psot, TPsot, TNsot), its header, SOD and its body.
-    while ($pos + 12 <= length($cs) && unpack('n', substr($cs, $pos, 2)) == 0xff90) {
-        my ($tile, $psot) = unpack('nN', substr($cs, $pos + 4, 6));
-        die "$tool: $from: a tile-part of Psot 0\n" if $psot == 0;
-        my $part = substr($cs, $pos, $psot);
-        if ($seen{$tile}++) {
-            substr($part, 12, 0) = $copy;
-            substr($part, 6, 4) = pack('N', $psot + length($copy));
-        }
-        $out .= $part;
-        $pos += $psot;
+    for my $part (@$parts) {
+        next unless $seen{unpack('n', substr($part, 4, 2))}++;
+        substr($part, 6, 4) = pack('N', length($part) + length($copy));
+        substr($part, 12, 0) = $copy;
     }
     die "$tool: $from: no tile has two tile-parts\n" unless grep { $_ > 1 } values %seen;
-    $cs = $out . substr($cs, $pos);
+    $cs = join('', $head, @$parts, $tail);
 } else {
     die $usage;
 }

@@ -15,7 +15,7 @@ use strict;
 use warnings;
 use FindBin;
 use lib $FindBin::Bin;
-use J2kHeader qw(read_codestream main_segments write_file);
+use J2kHeader qw(read_codestream main_segments tile_parts write_file);
 
 my $tool = 'j2k_packed_headers.pl';
 die "usage: $tool IN.j2k OUT.j2k ppm|ppt\n" unless @ARGV == 3 && $ARGV[2] =~ /^pp[mt]$/;
@@ -24,8 +24,8 @@ my $cs = read_codestream($tool, $from);
 my @main = main_segments($tool, $from, $cs);
 die "$tool: $from: TLM or PLM in the main header (their lengths would change)\n"
     if grep { $_->[0] == 0xff55 || $_->[0] == 0xff57 } @main;
-my $pos = $main[-1][1] + 2 + $main[-1][2];
-my $main_header = substr($cs, 0, $pos);
+my ($main_header, $parts, $tail) = tile_parts($tool, $from, $cs);
+die "$tool: $from: no tile-part\n" unless @$parts;
 
 # segments MARKER DATA FIRST [KEEP...]: DATA as marker segments of at most 97 bytes
 # after their index (from FIRST on), written from the last index down, none of them
@@ -48,10 +48,7 @@ sub segments {
 }
 
 my ($tile_parts, $ppm, @nppm, %zppt) = ('', '');
-while ($pos + 12 <= length($cs) && unpack('n', substr($cs, $pos, 2)) == 0xff90) {
-    my $psot = unpack('N', substr($cs, $pos + 6, 4));
-    die "$tool: $from: a tile-part of Psot 0\n" if $psot == 0;
-    my $part = substr($cs, $pos, $psot);
+for my $part (@$parts) {
     my $sod = index($part, "\xff\x93", 12);
     die "$tool: $from: a tile-part without SOD\n" if $sod < 0;
     my ($header, $body) = (substr($part, 0, $sod), substr($part, $sod + 2));
@@ -78,9 +75,7 @@ while ($pos + 12 <= length($cs) && unpack('n', substr($cs, $pos, 2)) == 0xff90) 
     $part = $header . "\xff\x93" . $bodies;
     substr($part, 6, 4) = pack('N', length($part));
     $tile_parts .= $part;
-    $pos += $psot;
 }
-die "$tool: $from: no tile-part\n" unless length($tile_parts);
 my $zppm = 0;
 $main_header .= segments(0xff60, $ppm, \$zppm, @nppm) if $kind eq 'ppm';
-write_file($tool, $to, $main_header . $tile_parts . substr($cs, $pos));
+write_file($tool, $to, $main_header . $tile_parts . $tail);

@@ -6,22 +6,15 @@ use strict;
 use warnings;
 use FindBin;
 use lib $FindBin::Bin;
-use J2kHeader qw(read_codestream main_segments write_file);
+use J2kHeader qw(read_codestream main_segments tile_parts write_file);
 
 my $tool = 'j2k_swap_tile_parts.pl';
 die "usage: $tool IN.j2k OUT.j2k\n" unless @ARGV == 2;
 my ($from, $to) = @ARGV;
 my $cs = read_codestream($tool, $from);
-my @main = main_segments($tool, $from, $cs);
-die "$tool: $from: TLM in the main header (its order would change)\n" if grep { $_->[0] == 0xff55 } @main;
-my ($pos, @parts) = ($main[-1][1] + 2 + $main[-1][2]);
-my $head = substr($cs, 0, $pos);
-while ($pos + 12 <= length($cs) && unpack('n', substr($cs, $pos, 2)) == 0xff90) {
-    my $psot = unpack('N', substr($cs, $pos + 6, 4));
-    die "$tool: $from: a tile-part of Psot 0\n" if $psot == 0;
-    push @parts, substr($cs, $pos, $psot);
-    $pos += $psot;
-}
-die "$tool: $from: fewer than three tile-parts\n" if @parts < 3;
-@parts[1, 2] = @parts[2, 1];
-write_file($tool, $to, join('', $head, @parts, substr($cs, $pos)));
+die "$tool: $from: TLM in the main header (its order would change)\n"
+    if grep { $_->[0] == 0xff55 } main_segments($tool, $from, $cs);
+my ($head, $parts, $tail) = tile_parts($tool, $from, $cs);
+die "$tool: $from: fewer than three tile-parts\n" if @$parts < 3;
+@$parts[1, 2] = @$parts[2, 1];
+write_file($tool, $to, join('', $head, @$parts, $tail));
