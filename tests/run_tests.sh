@@ -49,7 +49,8 @@ make_ffmpeg() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-director
 # time, and one would read the other's half-written object.
 if [ -x "$ffbuild/ffmpeg" ] &&
    ! make_ffmpeg -s tests/data/gpujpeg/.stamp tests/data/gpujpeg-enc/.stamp tests/data/gpujpeg-j2k/.stamp \
-       tests/data/gpujpeg-hap/.stamp tests/base64 tests/tiny_psnr tests/tiny_ssim tests/audiomatch > /dev/null; then
+       tests/data/gpujpeg-hap/.stamp tests/base64 tests/tiny_psnr tests/tiny_ssim tests/audiomatch \
+       tests/api/api-gpujpeg-pinned-test > /dev/null; then
     echo "FAIL fate: the FATE inputs or tools could not be made (tests/fate/gpujpeg_inputs.sh, gpujpeg_enc_inputs.sh, gpujpeg_j2k_inputs.sh, gpujpeg_hap_inputs.sh)"
 fi
 

@@ -12,6 +12,7 @@
 #include <gpujpeg/av.h>
 
 #include "libavutil/log.h"
+#include "libavutil/mem.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/thread.h"
 
@@ -99,19 +100,57 @@ static int wrap_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref
     return 0;
 }
 
+/* What GJDecodeContext.dev_owner holds. */
+typedef struct GJDeviceOwner {
+    gj_device   *dev;
+    void        *cl_queue;      ///< cl_command_queue made for dev here, released after it
+    AVBufferRef *hw_device;     ///< the AVHWDeviceContext whose context dev wraps
+} GJDeviceOwner;
+
+static void free_device_owner(void *opaque, uint8_t *data)
+{
+    GJDeviceOwner *o = (GJDeviceOwner *)data;
+
+    gj_device_free(&o->dev);
+#if CONFIG_OPENCL
+    if (o->cl_queue)
+        clReleaseCommandQueue(o->cl_queue);
+#endif
+    av_buffer_unref(&o->hw_device);
+    av_free(o);
+}
+
+/* Hands c->dev, its queue made here and device_ref to c->dev_owner. */
+static int own_device(GJDecodeContext *c, AVBufferRef *device_ref)
+{
+    GJDeviceOwner *o = av_mallocz(sizeof(*o));
+
+    if (!o || (device_ref && !(o->hw_device = av_buffer_ref(device_ref))) ||
+        !(c->dev_owner = av_buffer_create((uint8_t *)o, sizeof(*o), free_device_owner, NULL, 0))) {
+        if (o)
+            av_buffer_unref(&o->hw_device);
+        av_free(o);
+        return AVERROR(ENOMEM);
+    }
+    o->dev = c->dev;
+    o->cl_queue = c->cl_own_queue ? c->cl_queue : NULL;
+    return 0;
+}
+
 int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
                            const char *spec)
 {
     int ret;
 
     ff_gpujpeg_log_init();
-    if (device_ref)
-        return wrap_device(logctx, c, device_ref);
-    if ((ret = gj_device_create_from_string(&c->dev, spec)) < 0) {
+    if (device_ref) {
+        if ((ret = wrap_device(logctx, c, device_ref)) < 0)
+            return ret;
+    } else if ((ret = gj_device_create_from_string(&c->dev, spec)) < 0) {
         av_log(logctx, AV_LOG_ERROR, "no libgpujpeg device '%s': %s\n", spec, gj_strerror(ret));
         return ret;
     }
-    return 0;
+    return own_device(c, device_ref);
 }
 
 void ff_gpujpeg_close(GJDecodeContext *c)
@@ -125,11 +164,19 @@ void ff_gpujpeg_close(GJDecodeContext *c)
     gj_jpeg_decoder_free(&c->dec);
     gj_j2k_decoder_free(&c->j2k);
     gj_j2k_components_unref(&c->j2k_indices);
-    gj_device_free(&c->dev);
+    av_buffer_pool_uninit(&c->host_pool);
+    c->host_pool_size = 0;
+    if (c->dev_owner) {
+        c->dev = NULL;      /* the owner's, with the queue made here */
+        av_buffer_unref(&c->dev_owner);
+    } else {
+        /* an open that failed before the owner was made */
+        gj_device_free(&c->dev);
 #if CONFIG_OPENCL
-    if (c->cl_own_queue)
-        clReleaseCommandQueue(c->cl_queue);
+        if (c->cl_own_queue)
+            clReleaseCommandQueue(c->cl_queue);
 #endif
+    }
     c->cl_queue = NULL;
     c->cl_own_queue = 0;
 }

@@ -14,6 +14,12 @@
 
 typedef struct GJDecodeContext {
     gj_device       *dev;
+    /* dev's owner (GJDeviceOwner), with the queue made here and the hardware device
+     * that dev wraps: buffers of dev's host memory that outlive the codec hold a
+     * reference of it, so the device goes with the last of them (host_pool). */
+    AVBufferRef     *dev_owner;
+    AVBufferPool    *host_pool;       ///< software frames in dev's host memory (libgpujpeg.c)
+    size_t           host_pool_size;
     gj_jpeg_decoder *dec;             ///< JPEG, or
     gj_j2k_decoder  *j2k;             ///< JPEG 2000 (both NULL for encoders: ff_gpujpeg_open_device)
     gj_j2k_components j2k_indices;    ///< a JP2 palette's indices (pal8 pictures), in host memory
@@ -39,7 +45,10 @@ int ff_gpujpeg_error(void *logctx, int ret, const char *what);
 int ff_gpujpeg_open_device(void *logctx, GJDecodeContext *c, AVBufferRef *device_ref,
                            const char *spec);
 
-/** Frees the decoder and its indices, the staging buffer, the queue made here and the device. */
+/**
+ * Frees the decoder and its indices and the staging buffer, and lets go of the device
+ * (with the queue made here): it goes when the host pool's last frame does.
+ */
 void ff_gpujpeg_close(GJDecodeContext *c);
 
 /**

@@ -44,6 +44,15 @@ int ff_gpujpeg_open(void *logctx, GJDecodeContext *c, enum AVCodecID codec,
                     AVBufferRef *device_ref, const char *spec);
 
 /**
+ * ff_get_buffer() for the decoders' pinned option: software frames come from a pool
+ * of c's device's host memory (page-locked on CUDA, which the device's copies fill
+ * several times faster than pageable memory), not from avctx->get_buffer2 (the
+ * decoders do not claim AV_CODEC_CAP_DR1); the frames keep the device until they
+ * are freed. Hardware and pal8 frames are ff_get_buffer()'s.
+ */
+int ff_gpujpeg_get_buffer(AVCodecContext *avctx, GJDecodeContext *c, AVFrame *frame);
+
+/**
  * Decodes one JPEG or JPEG 2000 picture into frame (software, AV_PIX_FMT_CUDA
  * or AV_PIX_FMT_OPENCL planes already allocated in the picture's format). Sets
  * the frame's colour range (JPEG) and decode_error_flags (concealed corrupt or

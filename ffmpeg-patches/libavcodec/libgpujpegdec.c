@@ -7,7 +7,8 @@
  * for digital cinema, pal8 ...), or CUDA / OpenCL hardware frames decoded in place
  * when the caller sets a hardware device or frames context and the device's
  * frames can hold the format. jpeg2000_gpujpeg decodes its packets in batches
- * (receive_frame: a batch's worth of delay).
+ * (receive_frame: a batch's worth of delay). Software frames lie in the device's
+ * page-locked host memory (the pinned option, ff_gpujpeg_get_buffer()).
  */
 
 #include "config.h"
@@ -56,6 +57,7 @@ typedef struct GJDecoderContext {
     char           *device;
     enum AVPixelFormat output_format;
     int             batch;
+    int             pinned;
 } GJDecoderContext;
 
 static enum AVPixelFormat hw_format(AVCodecContext *avctx)
@@ -234,6 +236,13 @@ static int probe_j2k(AVCodecContext *avctx, GJQueued *q)
     return 0;
 }
 
+static int get_buffer(AVCodecContext *avctx, AVFrame *frame)
+{
+    GJDecoderContext *ctx = avctx->priv_data;
+
+    return ctx->pinned ? ff_gpujpeg_get_buffer(avctx, &ctx->gj, frame) : ff_get_buffer(avctx, frame, 0);
+}
+
 /* mjpeg_gpujpeg: a packet at a time (CUDA frames are decoded asynchronously: libgpujpeg.c) */
 static int mjpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame, AVPacket *pkt)
 {
@@ -247,7 +256,7 @@ static int mjpeg_decode(AVCodecContext *avctx, AVFrame *frame, int *got_frame, A
         if ((ret = negotiate(avctx, w, h, sw)) < 0)
             return ret;
     }
-    if ((ret = ff_get_buffer(avctx, frame, 0)) < 0)
+    if ((ret = get_buffer(avctx, frame)) < 0)
         return ret;
     if ((ret = ff_gpujpeg_decode_frame(avctx, &ctx->gj, pkt->data, pkt->size, frame)) < 0)
         return ret;
@@ -331,7 +340,7 @@ static int decode_batch(AVCodecContext *avctx, int n)
         /* as the native decoder: a picture's ratio stays for the pictures without one */
         if (ctx->queue[i].sar.num)
             avctx->sample_aspect_ratio = ctx->queue[i].sar;
-        if ((ret = ff_get_buffer(avctx, ctx->frames[i], 0)) < 0 ||
+        if ((ret = get_buffer(avctx, ctx->frames[i])) < 0 ||
             (ret = ff_decode_frame_props_from_pkt(avctx, ctx->frames[i], pkts[i])) < 0 ||
             (ret = attach_icc_profile(avctx, ctx->frames[i], &ctx->queue[i])) < 0)
             return ret;
@@ -466,7 +475,10 @@ static av_cold int gpujpeg_close(AVCodecContext *avctx)
 #define DEVICE_OPTION                                                                        \
     { "gpu_device",    "device for software output: auto, cuda[:N], opencl[:N], opencl-gpu[:N], " \
                        "opencl-cpu (hardware output uses the hw device context's)",           \
-                       OFFSET(device),        AV_OPT_TYPE_STRING,    { .str = "auto" }, 0, 0, VD }
+                       OFFSET(device),        AV_OPT_TYPE_STRING,    { .str = "auto" }, 0, 0, VD }, \
+    { "pinned",        "software frames in the device's page-locked host memory, which its copies " \
+                       "fill several times faster (0: FFmpeg's buffers)",                      \
+                       OFFSET(pinned),        AV_OPT_TYPE_BOOL,      { .i64 = 1 }, 0, 1, VD }
 static const AVOption mjpeg_options[] = {
     DEVICE_OPTION,
     { "output_format", "decode to rgb24, rgba, bgra or gray instead of the JPEG's planar format "
@@ -526,7 +538,7 @@ const FFCodec ff_mjpeg_gpujpeg_decoder = {
     CODEC_LONG_NAME("MJPEG (libgpujpeg, CUDA/OpenCL)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_MJPEG,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_HARDWARE,
+    .p.capabilities = AV_CODEC_CAP_HARDWARE,
     .p.priv_class   = &mjpeg_class,
     .p.wrapper_name = "libgpujpeg",
     .priv_data_size = sizeof(GJDecoderContext),
@@ -544,7 +556,7 @@ const FFCodec ff_jpeg2000_gpujpeg_decoder = {
     CODEC_LONG_NAME("JPEG 2000 (libgpujpeg, CUDA/OpenCL)"),
     .p.type         = AVMEDIA_TYPE_VIDEO,
     .p.id           = AV_CODEC_ID_JPEG2000,
-    .p.capabilities = AV_CODEC_CAP_DR1 | AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_DELAY |
+    .p.capabilities = AV_CODEC_CAP_HARDWARE | AV_CODEC_CAP_DELAY |
                       AV_CODEC_CAP_OTHER_THREADS,
     .p.priv_class   = &j2k_class,
     .p.wrapper_name = "libgpujpeg",

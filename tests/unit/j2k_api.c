@@ -2,7 +2,8 @@
  * JPEG 2000 API test on the test device (GJ_TEST_DEVICE, default opencl-cpu), on
  * streams of the J2K corpus (GJ_J2K_CORPUS, default tests/j2k-corpus; skipped
  * without it): bad arguments and options get a clear error; a host picture, a
- * reused caller frame and a second decoder give the same bytes, packed and planar;
+ * reused caller frame, a caller frame in the device's host memory and a second
+ * decoder give the same bytes, packed and planar;
  * a picture kept in device memory has the host picture's size and format; the
  * reduced size; a components decode holds the picture's channels, again into the
  * same result and into device memory, and a two-component picture of another size;
@@ -13,6 +14,7 @@
  * the bytes of a decoder that takes the worst case's (GJ_J2K_WORST_CASE=1), and
  * others do not.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +148,38 @@ static void check_colour(const char *corpus)
 }
 
 /* One stream through every memory path. */
+/*
+ * A caller frame in the device's host memory (gj_device_host_alloc(): page-locked on
+ * CUDA, as FFmpeg's software frames are), its rows 64 bytes longer than the
+ * picture's and the rest filled, gets host's picture.
+ */
+static void check_host_memory(gj_device *dev, gj_j2k_decoder *dec, const uint8_t *data, size_t size,
+                              const gj_frame *host, const char *path)
+{
+    const gj_pixel_format_desc *d = gj_pixel_format_describe(host->format);
+    gj_frame f = { .width = host->width, .height = host->height, .format = host->format, .memory = GJ_MEMORY_HOST };
+    size_t offsets[4], total = 0;
+    uint8_t *mem;
+    int ret;
+
+    for (int p = 0; p < d->nb_planes; p++) {
+        f.linesize[p] = (int)((gj_frame_plane_row_bytes(f.format, p, f.width) + 127) & ~(size_t)63);
+        offsets[p] = total;
+        total += (size_t)f.linesize[p] * (size_t)gj_frame_plane_height(f.format, p, f.height);
+    }
+    mem = gj_device_host_alloc(dev, total);
+    CHECK(mem != NULL && ((uintptr_t)mem & 63) == 0, "%s: %zu bytes of the device's host memory, 64-byte aligned",
+          path, total);
+    if (!mem)
+        return;
+    memset(mem, 0xA5, total);
+    for (int p = 0; p < d->nb_planes; p++)
+        f.data[p] = mem + offsets[p];
+    ret = gj_j2k_decode(dec, data, size, &f);
+    CHECK(ret == 0 && unit_same_picture(host, &f), "%s: into the device's host memory %d", path, ret);
+    gj_device_host_free(dev, mem);
+}
+
 static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
 {
     gj_frame host = { .format = GJ_PIX_FMT_NONE, .memory = GJ_MEMORY_HOST };
@@ -177,6 +211,7 @@ static void check_paths(gj_device *dev, gj_j2k_decoder *dec, const char *path)
     CHECK(ret == 0 && unit_same_picture(&host, &back), "%s: a second decoder into a caller frame %d", path, ret);
     ret = gj_j2k_decode(dec, data, size, &host);
     CHECK(ret == 0 && unit_same_picture(&host, &back), "%s: the same frame decoded again %d", path, ret);
+    check_host_memory(dev, dec, data, size, &host, path);
     gj_j2k_decoder_set_reduce(other, 1);
     ret = gj_j2k_decode(other, data, size, &small);
     CHECK(ret == 0 && small.width == (host.width + 1) / 2 && small.height == (host.height + 1) / 2,

@@ -87,6 +87,22 @@ fate-gpujpeg-j2k-batch-hw-ff_yuv420: HWACCEL = $(GPUJPEG_HWACCEL)
 fate-gpujpeg-j2k-batch-hw-ff_yuv420: CMD = framecrc -hwaccel_output_format $(GPUJPEG_HWACCEL) -batch 2 -c:v jpeg2000_gpujpeg -i $(GPUJPEG_J2K_INPUTS)/ff_yuv420.avi -vf hwdownload,format=yuv420p
 fate-gpujpeg-j2k-batch-hw-ff_yuv420: REF = $(SRC_PATH)/tests/ref/fate/gpujpeg-j2k-hw-ff_yuv420
 
+# The pinned option's software frames (page-locked on CUDA) against FFmpeg's buffers
+# (tests/api/api-gpujpeg-pinned-test.c): equal, through size and format changes (a new
+# pool, a new device, while the old frames are held), read after both decoders are
+# freed; a picture at a time and in batches of 2.
+GPUJPEG_PINNED_TEST = $(APITESTSDIR)/api-gpujpeg-pinned-test$(EXESUF)
+$(APITESTSDIR)/api-gpujpeg-pinned-test.o: | $(APITESTSDIR)
+$(GPUJPEG_PINNED_TEST): $(APITESTSDIR)/api-gpujpeg-pinned-test.o $(FF_DEP_LIBS)
+	$(LD) $(LDFLAGS) $(LDEXEFLAGS) $(LD_O) $(filter %.o,$^) $(FF_EXTRALIBS) $(ELIBS)
+
+GPUJPEG_PINNED_INPUTS = $(foreach F,mix-001 mix-002 mix-003 dci-001 mix-004 mix-005 dci-002,$(GPUJPEG_J2K_INPUTS)/$(F).j2k)
+FATE_GPUJPEG_J2K += fate-gpujpeg-j2k-pinned fate-gpujpeg-j2k-batch-pinned
+fate-gpujpeg-j2k-pinned fate-gpujpeg-j2k-batch-pinned: $(GPUJPEG_PINNED_TEST)
+fate-gpujpeg-j2k-pinned: CMD = run $(GPUJPEG_PINNED_TEST) $(GPUJPEG_DEVICE) 1 $(GPUJPEG_PINNED_INPUTS)
+fate-gpujpeg-j2k-batch-pinned: CMD = run $(GPUJPEG_PINNED_TEST) $(GPUJPEG_DEVICE) 2 $(GPUJPEG_PINNED_INPUTS)
+fate-gpujpeg-j2k-batch-pinned: REF = $(SRC_PATH)/tests/ref/fate/gpujpeg-j2k-pinned
+
 FATE_GPUJPEG-$(CONFIG_JPEG2000_GPUJPEG_DECODER) += $(FATE_GPUJPEG_J2K)
 $(FATE_GPUJPEG_J2K): $(GPUJPEG_J2K_DATA)/.stamp
 

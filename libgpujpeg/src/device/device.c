@@ -192,6 +192,17 @@ void gj_device_reset_peak(gj_device *dev)
     __atomic_store_n(&dev->peak_bytes, __atomic_load_n(&dev->buffer_bytes, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
+void *gj_device_host_alloc(gj_device *dev, size_t size)
+{
+    return dev ? dev->ops->host_alloc(dev, size) : NULL;
+}
+
+void gj_device_host_free(gj_device *dev, void *ptr)
+{
+    if (dev && ptr)
+        dev->ops->host_free(dev, ptr);
+}
+
 int gj_device_synchronize(gj_device *dev)
 {
     return dev->ops->finish(dev);

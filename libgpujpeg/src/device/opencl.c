@@ -377,10 +377,13 @@ static void opencl_view_release(gj_device *dev, gj_buffer *view)
 }
 
 /* Plain host memory: pinned CL_MEM_ALLOC_HOST_PTR mappings would need a map per
- * pointer, and PoCL on the CPU gains nothing from them. */
+ * pointer, and PoCL on the CPU gains nothing from them. Aligned as CUDA's page-locked
+ * memory is at least, for frames' rows and SIMD (gj_device_host_alloc). */
 static void *opencl_host_alloc(gj_device *dev, size_t size)
 {
-    return malloc(size ? size : 1);
+    void *ptr = NULL;
+
+    return posix_memalign(&ptr, 64, size ? size : 1) ? NULL : ptr;
 }
 
 static void opencl_host_free(gj_device *dev, void *ptr)
