@@ -25,7 +25,7 @@
 #   planar_*        4:2:0 and 4:2:2 components: planar output against FFmpeg's decoder
 #   *_rgba          four components: rgba (PNG)
 #   components_*    streams no frame format holds (two components, four of 12 bits,
-#                   five, subsampled unlike any format), and pydicom's medical ones
+#                   five, sixteen, subsampled unlike any format), and pydicom's medical ones
 #                   (components_dicom_*): --> PGX, each component against
 #                   opj_decompress's (5/3: bit for bit; 9/7: within NAME.tolerance)
 #   *_grok*         streams of Grok's grk_compress (grokj2k-tools), as OpenJPEG's
@@ -503,6 +503,10 @@ components four12 12 1x1:2x1:1x2:2x2 0 -n 4
 components five_rct 8 1x1:1x1:1x1:1x1:1x1 0 -mct 1
 components four_lossy 8 1x1:1x1:2x2:2x2 2 -I -r 20
 components three_ict 8 1x1:1x1:1x1 2 -I -mct 1 -r 10
+# Sixteen (a multispectral picture's bands): PGX files NAME_10 to NAME_15, which a
+# listing sorts before NAME_2. (opj_compress 2.5 refuses -F values whose bitwise AND
+# is not 0: twelve 8-bit components of this size, for one.)
+components sixteen 8 1x1:1x1:1x1:1x1:1x1:1x1:1x1:1x1:1x1:1x1:1x1:1x1:2x2:2x2:2x2:2x2 0
 # A palette on component 0 of components_two, whose subsampled component 1 the map leaves out.
 perl "$(dirname "$0")/tools/jp2_palette.pl" "$out/components_two.j2k" "$out/lossless_palette_sub_jp2.jp2"
 opj_decompress -i "$out/lossless_palette_sub_jp2.jp2" -o "$out/lossless_palette_sub_jp2_ref.ppm" > "$out/opj.log" 2>&1
