@@ -182,6 +182,13 @@ perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$ou
     res 3 1 4 1 2 2
 cp "$out/lossless_file_jp2_ref.ppm" "$out/lossless_res_jp2_ref.ppm"
 echo lossless_res_jp2 >> "$tests"
+# An image header box (ihdr) one row taller than the codestream (as in one of jpylyzer's
+# test files): the codestream's picture, with a warning (OpenJPEG refuses the file).
+perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_ihdr_jp2.jp2" \
+    ihdr "$(($(sed -n 2p "$out/photo.ppm" | cut -d ' ' -f 2) + 1))" "$(sed -n 2p "$out/photo.ppm" | cut -d ' ' -f 1)"
+cp "$out/lossless_file_jp2_ref.ppm" "$out/lossless_ihdr_jp2_ref.ppm"
+echo "JP2: ihdr says" > "$out/lossless_ihdr_jp2.warning"
+echo lossless_ihdr_jp2 >> "$tests"
 # A channel definition box (cdef) that shows channel 0 as blue and 2 as red, as
 # opj_decompress (and FFmpeg's decoder) place them.
 perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_cdef_jp2.jp2" \

@@ -8,11 +8,13 @@
 #   colr METH PROFILE             a colour specification box (I.5.3.3) of that method
 #                                 holding PROFILE's bytes (an ICC profile), right after
 #                                 ihdr: before opj_compress's own (sRGB or greyscale)
+#   ihdr HEIGHT WIDTH             no box added: the image header box (I.5.3.1) says
+#                                 HEIGHT x WIDTH, whatever the codestream's SIZ says
 use strict;
 use warnings;
 
 my $usage = "usage: jp2_header_box.pl IN.jp2 OUT.jp2 res VRN VRD HRN HRD VRE HRE | cdef CN:TYP:ASOC... | " .
-            "colr METH PROFILE\n";
+            "colr METH PROFILE | ihdr HEIGHT WIDTH\n";
 die $usage unless @ARGV >= 4;
 my ($in, $out, $kind, @args) = @ARGV;
 my ($box, $first);
@@ -28,6 +30,8 @@ if ($kind eq 'res' && @args == 6) {
     close($p);
     $box = pack('Na4', 8 + length($body), 'colr') . $body;
     $first = 1;
+} elsif ($kind eq 'ihdr' && @args == 2) {
+    $box = '';
 } else {
     die $usage;
 }
@@ -44,6 +48,8 @@ while (1) {
     $pos += $length;
 }
 my $length = unpack('N', substr($jp2, $pos, 4));
+die "jp2_header_box.pl: $in: jp2h does not start with ihdr\n" if substr($jp2, $pos + 12, 4) ne 'ihdr';
+substr($jp2, $pos + 16, 8) = pack('NN', @args) if $kind eq 'ihdr';
 # ihdr comes first in the JP2 Header box (I.5.3)
 my $at = $first ? $pos + 8 + unpack('N', substr($jp2, $pos + 8, 4)) : $pos + $length;
 substr($jp2, $at, 0) = $box;

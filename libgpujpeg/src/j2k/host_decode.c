@@ -201,6 +201,19 @@ static void warn_lost_transform(const gj_j2k_stream *s)
         gj_log(GJ_LOG_WARNING, "codestream: components 0-2 differ in size: no component transform");
 }
 
+/*
+ * A JP2 file's image header box (I.5.3.1) that does not describe its codestream: the
+ * codestream is decoded (as FFmpeg decodes it; OpenJPEG refuses the file), and said.
+ */
+static void warn_header_mismatch(const gj_j2k_stream *s, const j2k_jp2 *boxes)
+{
+    uint32_t w = s->x1 - s->x0, h = s->y1 - s->y0;
+
+    if (boxes->codestream && (boxes->width != w || boxes->height != h || boxes->nb_comps != s->nb_comps))
+        gj_log(GJ_LOG_WARNING, "JP2: ihdr says %ux%u, %d components; the codestream's SIZ %ux%u, %d: "
+               "decoding the codestream's", boxes->width, boxes->height, boxes->nb_comps, w, h, s->nb_comps);
+}
+
 /* Appends component c's plane at 1/2^reduce (its place in a components buffer set apart). */
 static int add_plane(j2k_layout *l, const gj_j2k_stream *s, int c, int reduce, uint32_t shift, uint32_t bytes)
 {
@@ -456,6 +469,7 @@ int j2k_host_decode(const uint8_t *data, size_t size, int reduce, int max_layers
         l->out_width = (int)j2k_reduced_extent(s.x0, s.x1, s.comps[0].dx, reduce);
         l->out_height = (int)j2k_reduced_extent(s.y0, s.y1, s.comps[0].dy, reduce);
         warn_lost_transform(&s);
+        warn_header_mismatch(&s, &boxes);
         if ((ret = describe_output(&s, &boxes, l)) >= 0 && l->planar) {
             for (int c = 0; c < gj_pixel_format_describe(l->native_format)->nb_planes && ret >= 0; c++)
                 ret = add_plane(l, &s, (int)l->out.channel_comp[c], reduce, l->out.shift[c],
