@@ -182,6 +182,14 @@ perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$ou
     res 3 1 4 1 2 2
 cp "$out/lossless_file_jp2_ref.ppm" "$out/lossless_res_jp2_ref.ppm"
 echo lossless_res_jp2 >> "$tests"
+# ... whose length lost 2 bytes (as in two of jpylyzer's test files): the boxes of jp2h
+# before it are read, the rest of jp2h is not, with a warning (FFmpeg's decoder reads the
+# file so; OpenJPEG refuses it).
+perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_res_jp2.jp2" "$out/lossless_res_damaged_jp2.jp2" \
+    damaged 'res ' 24
+cp "$out/lossless_file_jp2_ref.ppm" "$out/lossless_res_damaged_jp2_ref.ppm"
+echo "JP2: a damaged box length" > "$out/lossless_res_damaged_jp2.warning"
+echo lossless_res_damaged_jp2 >> "$tests"
 # An image header box (ihdr) one row taller than the codestream (as in one of jpylyzer's
 # test files): the codestream's picture, with a warning (OpenJPEG refuses the file).
 perl "$(dirname "$0")/tools/jp2_header_box.pl" "$out/lossless_file_jp2.jp2" "$out/lossless_ihdr_jp2.jp2" \

@@ -10,11 +10,13 @@
 #                                 ihdr: before opj_compress's own (sRGB or greyscale)
 #   ihdr HEIGHT WIDTH             no box added: the image header box (I.5.3.1) says
 #                                 HEIGHT x WIDTH, whatever the codestream's SIZ says
+#   damaged TYPE LENGTH           no box added: the JP2 Header box's TYPE box says it is
+#                                 LENGTH bytes long (a length damaged in an archive)
 use strict;
 use warnings;
 
 my $usage = "usage: jp2_header_box.pl IN.jp2 OUT.jp2 res VRN VRD HRN HRD VRE HRE | cdef CN:TYP:ASOC... | " .
-            "colr METH PROFILE | ihdr HEIGHT WIDTH\n";
+            "colr METH PROFILE | ihdr HEIGHT WIDTH | damaged TYPE LENGTH\n";
 die $usage unless @ARGV >= 4;
 my ($in, $out, $kind, @args) = @ARGV;
 my ($box, $first);
@@ -30,7 +32,7 @@ if ($kind eq 'res' && @args == 6) {
     close($p);
     $box = pack('Na4', 8 + length($body), 'colr') . $body;
     $first = 1;
-} elsif ($kind eq 'ihdr' && @args == 2) {
+} elsif (($kind eq 'ihdr' || $kind eq 'damaged') && @args == 2) {
     $box = '';
 } else {
     die $usage;
@@ -50,6 +52,14 @@ while (1) {
 my $length = unpack('N', substr($jp2, $pos, 4));
 die "jp2_header_box.pl: $in: jp2h does not start with ihdr\n" if substr($jp2, $pos + 12, 4) ne 'ihdr';
 substr($jp2, $pos + 16, 8) = pack('NN', @args) if $kind eq 'ihdr';
+if ($kind eq 'damaged') {
+    my $at = $pos + 8;
+    while (substr($jp2, $at + 4, 4) ne $args[0]) {
+        $at += unpack('N', substr($jp2, $at, 4));
+        die "jp2_header_box.pl: $in: no '$args[0]' box in jp2h\n" if $at >= $pos + $length;
+    }
+    substr($jp2, $at, 4) = pack('N', $args[1]);
+}
 # ihdr comes first in the JP2 Header box (I.5.3)
 my $at = $first ? $pos + 8 + unpack('N', substr($jp2, $pos + 8, 4)) : $pos + $length;
 substr($jp2, $at, 0) = $box;

@@ -30,20 +30,23 @@ typedef struct box {
     size_t size;
 } box;
 
-/* I.4: LBox, TBox and an optional XLBox. */
-static int next_box(const uint8_t *data, size_t size, size_t *pos, box *b)
+/* A box that does not fit: said, or only returned where the caller reads on without it. */
+#define BOX_FAIL(quiet, ...) ((quiet) ? GJ_ERROR_INVALIDDATA : gj_fail(GJ_ERROR_INVALIDDATA, __VA_ARGS__))
+
+/* I.4: LBox, TBox and an optional XLBox; *pos stays where it was when the box does not fit. */
+static int next_box(const uint8_t *data, size_t size, size_t *pos, box *b, int quiet)
 {
     uint32_t *type = &b->type;
     uint64_t len;
     size_t header = 8;
 
     if (size - *pos < 8)
-        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: a box header is cut at byte %zu", *pos);
+        return BOX_FAIL(quiet, "JP2: a box header is cut at byte %zu", *pos);
     len = rd32(data + *pos);
     *type = rd32(data + *pos + 4);
     if (len == 1) {
         if (size - *pos < 16)
-            return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: an extended box length is cut at byte %zu", *pos);
+            return BOX_FAIL(quiet, "JP2: an extended box length is cut at byte %zu", *pos);
         len = (uint64_t)rd32(data + *pos + 8) << 32 | rd32(data + *pos + 12);
         header = 16;
     } else if (len == 0) {
@@ -56,9 +59,9 @@ static int next_box(const uint8_t *data, size_t size, size_t *pos, box *b)
         len = size - *pos;
     }
     if (len < header || len > size - *pos)
-        return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: box '%c%c%c%c' has length %llu (%zu bytes left)",
-                       (char)(*type >> 24), (char)(*type >> 16), (char)(*type >> 8), (char)*type,
-                       (unsigned long long)len, size - *pos);
+        return BOX_FAIL(quiet, "JP2: box '%c%c%c%c' has length %llu (%zu bytes left)",
+                        (char)(*type >> 24), (char)(*type >> 16), (char)(*type >> 8), (char)*type,
+                        (unsigned long long)len, size - *pos);
     b->body = data + *pos + header;
     b->size = (size_t)len - header;
     *pos += (size_t)len;
@@ -249,8 +252,14 @@ static int parse_header_box(const uint8_t *data, size_t size, j2k_jp2 *jp2)
     while (pos < size) {
         box bx;
 
-        if ((ret = next_box(data, size, &pos, &bx)) < 0)
-            return ret;
+        /* Past ihdr, a box whose length runs out of jp2h (bits lost in an archive) ends
+         * what is read of it, as FFmpeg's decoder reads it (OpenJPEG refuses the file). */
+        if ((ret = next_box(data, size, &pos, &bx, seen_ihdr)) < 0) {
+            if (!seen_ihdr)
+                return ret;
+            gj_log(GJ_LOG_WARNING, "JP2: a damaged box length at byte %zu of jp2h: the rest of jp2h not read", pos);
+            break;
+        }
         if (bx.type == BOX('i', 'h', 'd', 'r')) {
             if (bx.size < 14)
                 return gj_fail(GJ_ERROR_INVALIDDATA, "JP2: ihdr is %zu bytes", bx.size);
@@ -337,7 +346,7 @@ static int parse_boxes(const uint8_t *data, size_t size, j2k_jp2 *jp2)
     while (pos < size) {
         box b;
 
-        if ((ret = next_box(data, size, &pos, &b)) < 0)
+        if ((ret = next_box(data, size, &pos, &b, 0)) < 0)
             return ret;
         if (b.type == BOX('j', 'p', '2', 'h')) {
             if ((ret = parse_header_box(b.body, b.size, jp2)) < 0)
