@@ -89,10 +89,12 @@ GJ_API void gj_device_buffer_bytes(const gj_device *dev, size_t *current, size_t
 GJ_API void gj_device_reset_peak(gj_device *dev);
 
 /*
- * Host memory for pictures that go to or come from dev: page-locked on CUDA, where
- * the device's copies reach the bus's speed (an H200's host: 53-55 GB/s, against
- * 10-11 GB/s into pageable memory), ordinary memory on OpenCL; 64-byte aligned.
- * NULL when out of memory. Free it with gj_device_host_free() on the same device, before the device.
+ * Host memory for pictures that go to or come from dev, which the device's copies
+ * reach at the bus's speed (an H200's host: 53-55 GB/s, against 10-11 GB/s into
+ * pageable memory): page-locked on CUDA, a mapped CL_MEM_ALLOC_HOST_PTR buffer on
+ * OpenCL (ordinary memory where the platform makes none); 64-byte aligned. NULL when
+ * out of memory. Free it with gj_device_host_free() on the same device (from any
+ * thread), before the device.
  */
 GJ_API void *gj_device_host_alloc(gj_device *dev, size_t size);
 GJ_API void gj_device_host_free(gj_device *dev, void *ptr);

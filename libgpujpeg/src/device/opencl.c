@@ -376,19 +376,65 @@ static void opencl_view_release(gj_device *dev, gj_buffer *view)
     view->size = 0;
 }
 
-/* Plain host memory: pinned CL_MEM_ALLOC_HOST_PTR mappings would need a map per
- * pointer, and PoCL on the CPU gains nothing from them. Aligned as CUDA's page-locked
- * memory is at least, for frames' rows and SIMD (gj_device_host_alloc). */
+/*
+ * Host memory that copies reach at the bus's speed: a CL_MEM_ALLOC_HOST_PTR buffer kept
+ * mapped (page-locked on GPU platforms, as their guides advise), ordinary memory where
+ * the platform will not make one. A header before the memory handed out says which,
+ * so that it is freed without a list (FFmpeg frees frames from any thread); both are
+ * 64-byte aligned, as CUDA's page-locked memory is at least.
+ */
+#define HOST_HEADER 64
+#define HOST_MAPPED 0x6d617070u     /* "mapp" */
+#define HOST_PLAIN  0x706c6169u     /* "plai" */
+
+typedef struct host_header {
+    uint32_t kind;
+    cl_mem mem;                     /* HOST_MAPPED: the buffer, mapped at base */
+    void *base;
+} host_header;
+
 static void *opencl_host_alloc(gj_device *dev, size_t size)
 {
-    void *ptr = NULL;
+    opencl_device *cl = dev->priv;
+    size_t total = size + HOST_HEADER;
+    cl_mem mem = NULL;
+    uint8_t *base = NULL;
+    cl_int err = CL_SUCCESS;
 
-    return posix_memalign(&ptr, 64, size ? size : 1) ? NULL : ptr;
+    if (total <= cl->max_alloc)
+        mem = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, total, NULL, &err);
+    if (mem && err == CL_SUCCESS)
+        base = clEnqueueMapBuffer(cl->queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, total, 0, NULL, NULL,
+                                  &err);
+    if (base && err == CL_SUCCESS && !((uintptr_t)base & (HOST_HEADER - 1))) {
+        *(host_header *)base = (host_header){ .kind = HOST_MAPPED, .mem = mem, .base = base };
+        return base + HOST_HEADER;
+    }
+    if (base)
+        clEnqueueUnmapMemObject(cl->queue, mem, base, 0, NULL, NULL);
+    if (mem)
+        clReleaseMemObject(mem);
+    if (posix_memalign((void **)&base, HOST_HEADER, total))
+        return NULL;
+    *(host_header *)base = (host_header){ .kind = HOST_PLAIN, .base = base };
+    return base + HOST_HEADER;
 }
 
 static void opencl_host_free(gj_device *dev, void *ptr)
 {
-    free(ptr);
+    opencl_device *cl = dev->priv;
+    host_header h;
+
+    if (!ptr)
+        return;
+    h = *(host_header *)((uint8_t *)ptr - HOST_HEADER);
+    if (h.kind == HOST_MAPPED) {
+        /* the buffer goes once the unmap is done (OpenCL 1.2, 5.4.1) */
+        clEnqueueUnmapMemObject(cl->queue, h.mem, h.base, 0, NULL, NULL);
+        clReleaseMemObject(h.mem);
+    } else {
+        free(h.base);
+    }
 }
 
 static int opencl_upload(gj_device *dev, const gj_buffer *dst, size_t dst_offset,
