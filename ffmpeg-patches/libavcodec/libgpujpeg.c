@@ -95,9 +95,13 @@ static AVBufferRef *host_buffer_alloc(void *opaque, size_t size)
 {
     GJDeviceOwner *o = (GJDeviceOwner *)((AVBufferRef *)opaque)->data;
     uint8_t *data = gj_device_host_alloc(o->dev, size);
-    AVBufferRef *buf = data ? av_buffer_create(data, size, host_buffer_free, o, 0) : NULL;
+    AVBufferRef *buf;
 
-    if (data && !buf)
+    /* page-locked memory is scarcer than memory: past it, FFmpeg's kind (the pool keeps
+     * each buffer's own free function) */
+    if (!data)
+        return av_buffer_alloc(size);
+    if (!(buf = av_buffer_create(data, size, host_buffer_free, o, 0)))
         gj_device_host_free(o->dev, data);
     return buf;
 }
