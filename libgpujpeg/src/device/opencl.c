@@ -401,6 +401,8 @@ static void *opencl_host_alloc(gj_device *dev, size_t size)
     uint8_t *base = NULL;
     cl_int err = CL_SUCCESS;
 
+    if (size > SIZE_MAX - HOST_HEADER)
+        return NULL;
     if (total <= cl->max_alloc)
         mem = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, total, NULL, &err);
     if (mem && err == CL_SUCCESS)
