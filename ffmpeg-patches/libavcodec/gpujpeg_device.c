@@ -107,15 +107,21 @@ typedef struct GJDeviceOwner {
     AVBufferRef *hw_device;     ///< the AVHWDeviceContext whose context dev wraps
 } GJDeviceOwner;
 
+/* A device made or wrapped here, and the queue made for it (NULL: none). */
+static void free_device(gj_device **dev, void *own_queue)
+{
+    gj_device_free(dev);
+#if CONFIG_OPENCL
+    if (own_queue)
+        clReleaseCommandQueue(own_queue);
+#endif
+}
+
 static void free_device_owner(void *opaque, uint8_t *data)
 {
     GJDeviceOwner *o = (GJDeviceOwner *)data;
 
-    gj_device_free(&o->dev);
-#if CONFIG_OPENCL
-    if (o->cl_queue)
-        clReleaseCommandQueue(o->cl_queue);
-#endif
+    free_device(&o->dev, o->cl_queue);
     av_buffer_unref(&o->hw_device);
     av_free(o);
 }
@@ -171,11 +177,7 @@ void ff_gpujpeg_close(GJDecodeContext *c)
         av_buffer_unref(&c->dev_owner);
     } else {
         /* an open that failed before the owner was made */
-        gj_device_free(&c->dev);
-#if CONFIG_OPENCL
-        if (c->cl_own_queue)
-            clReleaseCommandQueue(c->cl_queue);
-#endif
+        free_device(&c->dev, c->cl_own_queue ? c->cl_queue : NULL);
     }
     c->cl_queue = NULL;
     c->cl_own_queue = 0;

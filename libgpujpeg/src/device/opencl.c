@@ -379,19 +379,12 @@ static void opencl_view_release(gj_device *dev, gj_buffer *view)
 /*
  * Host memory that copies reach at the bus's speed: a CL_MEM_ALLOC_HOST_PTR buffer kept
  * mapped (page-locked on GPU platforms, as their guides advise), ordinary memory where
- * the platform will not make one. A header before the memory handed out says which,
- * so that it is freed without a list (FFmpeg frees frames from any thread); both are
- * 64-byte aligned, as CUDA's page-locked memory is at least.
+ * the platform will not make one. The header before the memory handed out holds the
+ * buffer (NULL: ordinary memory), so that it is freed without a list (FFmpeg frees
+ * frames from any thread); both are 64-byte aligned, as CUDA's page-locked memory is
+ * at least.
  */
 #define HOST_HEADER 64
-#define HOST_MAPPED 0x6d617070u     /* "mapp" */
-#define HOST_PLAIN  0x706c6169u     /* "plai" */
-
-typedef struct host_header {
-    uint32_t kind;
-    cl_mem mem;                     /* HOST_MAPPED: the buffer, mapped at base */
-    void *base;
-} host_header;
 
 static void *opencl_host_alloc(gj_device *dev, size_t size)
 {
@@ -409,7 +402,7 @@ static void *opencl_host_alloc(gj_device *dev, size_t size)
         base = clEnqueueMapBuffer(cl->queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, total, 0, NULL, NULL,
                                   &err);
     if (base && err == CL_SUCCESS && !((uintptr_t)base & (HOST_HEADER - 1))) {
-        *(host_header *)base = (host_header){ .kind = HOST_MAPPED, .mem = mem, .base = base };
+        *(cl_mem *)base = mem;
         return base + HOST_HEADER;
     }
     if (base)
@@ -418,24 +411,25 @@ static void *opencl_host_alloc(gj_device *dev, size_t size)
         clReleaseMemObject(mem);
     if (posix_memalign((void **)&base, HOST_HEADER, total))
         return NULL;
-    *(host_header *)base = (host_header){ .kind = HOST_PLAIN, .base = base };
+    *(cl_mem *)base = NULL;
     return base + HOST_HEADER;
 }
 
 static void opencl_host_free(gj_device *dev, void *ptr)
 {
     opencl_device *cl = dev->priv;
-    host_header h;
+    uint8_t *base = (uint8_t *)ptr - HOST_HEADER;
+    cl_mem mem;
 
     if (!ptr)
         return;
-    h = *(host_header *)((uint8_t *)ptr - HOST_HEADER);
-    if (h.kind == HOST_MAPPED) {
+    mem = *(cl_mem *)base;
+    if (mem) {
         /* the buffer goes once the unmap is done (OpenCL 1.2, 5.4.1) */
-        clEnqueueUnmapMemObject(cl->queue, h.mem, h.base, 0, NULL, NULL);
-        clReleaseMemObject(h.mem);
+        clEnqueueUnmapMemObject(cl->queue, mem, base, 0, NULL, NULL);
+        clReleaseMemObject(mem);
     } else {
-        free(h.base);
+        free(base);
     }
 }
 
