@@ -307,9 +307,9 @@ static void queue_wave_t1(batch *b, wave *w, wave *prev)
                 ret = dev->ops->fill_zero(dev, coef, parts[k].coef_at, j2k_coef_bytes(parts[k].layout));
         if (ret >= 0 && (ret = dev->ops->upload(dev, input, 0, b->staging, m->size)) >= 0 &&
             (ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, 0, m->narrow, m->max_words[0],
-                                       m->max_halves[0], coef, 0)) >= 0)
+                                       coef, 0)) >= 0)
             ret = j2k_t1_launch_batch(dev, input, 0, m->segments_at, m->data_at, m->narrow, m->nb_cblks - m->narrow,
-                                      m->max_words[1], m->max_halves[1], coef, 1);
+                                      m->max_words[1], coef, 1);
     }
     if (ret < 0) {
         /* Nothing queued, or a launch that failed half-way and wrote only the slot's buffer. */

@@ -70,7 +70,7 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
     j2k_t1_part *part = &m->parts[k];
     const j2k_layout *l = part->layout;
     unsigned max_passes = 0, max_key;
-    uint32_t max_words = 0, max_halves = 0;
+    uint32_t max_words = 0;
 
     if (l->nb_cblks > part->keys_cap) {
         uint16_t *keys = realloc(part->keys, l->nb_cblks * sizeof(*keys));
@@ -84,7 +84,6 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
     for (size_t i = 0; i < l->nb_cblks; i++) {
         const gj_j2k_cblk *cb = &l->cblks[i];
         uint32_t words = GJ_J2K_T1_WORDS_OF(cb->width, cb->height);
-        uint32_t halves = GJ_J2K_T1_HALVES_OF(cb->width, cb->height);
         unsigned passes = key_passes(cb);
 
         part->keys[i] = (uint16_t)work_key(l, cb);
@@ -92,7 +91,6 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
             continue;
         max_passes = passes > max_passes ? passes : max_passes;
         max_words = words > max_words ? words : max_words;
-        max_halves = halves > max_halves ? halves : max_halves;
     }
     max_key = max_passes * J2K_T1_BYTE_KEYS + J2K_T1_BYTE_KEYS - 1;
     if (max_key + 1 > part->slots_cap) {
@@ -108,7 +106,6 @@ int j2k_t1_merge_count(j2k_t1_merge *m, int k)
         part->slots[part->keys[i]]++;
     part->max_key = max_key;
     part->max_words = max_words;
-    part->max_halves = max_halves;
     part->empty = part->slots[0];
     return 0;
 }
@@ -123,7 +120,6 @@ void j2k_t1_merge_plan(j2k_t1_merge *m)
     for (int i = 0; i < m->n; i++)
         max_key = m->parts[i].max_key > max_key ? m->parts[i].max_key : max_key;
     m->max_words[0] = m->max_words[1] = 0;
-    m->max_halves[0] = m->max_halves[1] = 0;
     for (int wide = 0; wide < 2; wide++) {
         if (wide)
             m->narrow = at;
@@ -139,8 +135,6 @@ void j2k_t1_merge_plan(j2k_t1_merge *m)
                 at += count;
                 if (count && part->max_words > m->max_words[wide])
                     m->max_words[wide] = part->max_words;
-                if (count && part->max_halves > m->max_halves[wide])
-                    m->max_halves[wide] = part->max_halves;
             }
     }
     m->nb_cblks = at;

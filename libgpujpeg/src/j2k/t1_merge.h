@@ -34,7 +34,6 @@ typedef struct j2k_t1_part {
     /* Set by the phases. */
     unsigned max_key;           /* of its code-blocks' places (t1_merge.c's work_key) */
     uint32_t max_words;         /* the state words (GJ_J2K_T1_WORDS_OF) of its largest code-block T1 decodes */
-    uint32_t max_halves;        /* and half-words (GJ_J2K_T1_HALVES_OF) */
     size_t empty;               /* its code-blocks with no coding pass, left out of the table */
     size_t *slots;              /* by work key: its count of code-blocks, then the next one's slot */
     size_t slots_cap;
@@ -51,7 +50,6 @@ typedef struct j2k_t1_merge {
     uint64_t segments_at, data_at, size;    /* the buffer's layout (j2k_t1_input_offsets), set by the plan */
     size_t narrow;              /* the code-blocks of 16-bit pictures come first, this many */
     uint32_t max_words[2];      /* of those and of the rest (32-bit pictures) */
-    uint32_t max_halves[2];
 } j2k_t1_merge;
 
 /* GJ_ERROR_UNSUPPORTED when an offset would not fit the kernels' 32 bits (coef_at must be a multiple of 4). */

@@ -17,13 +17,14 @@
 
 /*
  * The half-word kernel (four 64x64 code-blocks a warp) issues a quarter fewer
- * instructions than the word kernel (two a warp) but holds 80 code-blocks an SM
- * against 48, so a launch with few code-blocks leaves fewer warps to hide each
- * other's latency, and its slowest work-groups set the time. On an H200 (132 SMs)
- * 4K batches took half-words from about 24,000 code-blocks with something coded:
- * lossless (6,321 a picture, 6 lanes) 13 % faster, 0.8 bits a sample (3,471 a
- * picture) 6 % slower with 6 lanes and 7 % faster with 8, 0.4 bits (2,092) 13 %
- * slower with 6 and 8 lanes. GJ_J2K_T1_HALF_BLOCKS sets another count per unit.
+ * instructions than the word kernel (two a warp) but holds 96 code-blocks an SM
+ * against 48 (80 when this was measured), so a launch with few code-blocks leaves
+ * fewer warps to hide each other's latency, and its slowest work-groups set the
+ * time. On an H200 (132 SMs) 4K batches took half-words from about 24,000
+ * code-blocks with something coded: lossless (6,321 a picture, 6 lanes) 13 % faster,
+ * 0.8 bits a sample (3,471 a picture) 6 % slower with 6 lanes and 7 % faster with 8,
+ * 0.4 bits (2,092) 13 % slower with 6 and 8 lanes. With 96 a count of 120 or 240 per
+ * unit gave 4K lossy the same times (run131.sh). GJ_J2K_T1_HALF_BLOCKS sets another.
  */
 #define J2K_T1_HALF_BLOCKS_PER_UNIT 180
 
@@ -84,8 +85,7 @@ int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_l
 }
 
 int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint64_t segments_at, uint64_t data_at,
-                        size_t first, size_t count, uint32_t max_words, uint32_t max_halves, const gj_buffer *coef,
-                        int wide)
+                        size_t first, size_t count, uint32_t max_words, const gj_buffer *coef, int wide)
 {
     const char *name, *env = getenv("GJ_J2K_T1_LONG"), *half_env = getenv("GJ_J2K_T1_HALF_BLOCKS");
     size_t long_groups, rest, groups, pack = 2;
@@ -95,14 +95,11 @@ int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint6
         return 0;
     if (max_words > GJ_J2K_T1_WORDS_64)
         return launch_blocks(dev, buf, at, segments_at, data_at, first, count, coef, wide);
-    /* Words, two code-blocks per warp, also for the shapes whose half-words are more than a
-     * 64x64 code-block's (128x32, ...) */
     name = "gj_j2k_t1_decode_mixed";
     if (max_words <= GJ_J2K_T1_WORDS_32) {
         name = "gj_j2k_t1_decode_mixed32";
         pack = 4;
-    } else if (max_halves <= GJ_J2K_T1_HALVES_64 &&
-               count >= half_blocks * (size_t)dev->compute_units) {
+    } else if (count >= half_blocks * (size_t)dev->compute_units) {
         name = "gj_j2k_t1_decode_half";
         pack = 4;
     }

@@ -32,14 +32,13 @@ int j2k_t1_upload(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_l
 int j2k_t1_launch(gj_device *dev, const gj_buffer *buf, uint64_t at, const j2k_layout *l, size_t first,
                   size_t count, const gj_buffer *coef, int wide);
 /*
- * The same for batches (a table laid out and uploaded by the caller, ordered by work; max_words
- * and max_halves: its largest code-block's state, GJ_J2K_T1_WORDS_OF and GJ_J2K_T1_HALVES_OF):
+ * The same for batches (a table laid out and uploaded by the caller, ordered by work; max_words:
+ * its largest code-block's state, GJ_J2K_T1_WORDS_OF):
  * the longest code-blocks a warp each, the rest two per warp, or four: code-blocks of up to
  * 32x32, and up to 64x64 in half-words where the launch has enough of them to fill the
  * device's compute units several times over (t1_queue.c).
  */
 int j2k_t1_launch_batch(gj_device *dev, const gj_buffer *buf, uint64_t at, uint64_t segments_at, uint64_t data_at,
-                        size_t first, size_t count, uint32_t max_words, uint32_t max_halves, const gj_buffer *coef,
-                        int wide);
+                        size_t first, size_t count, uint32_t max_words, const gj_buffer *coef, int wide);
 
 #endif /* GJ_J2K_T1_QUEUE_H */

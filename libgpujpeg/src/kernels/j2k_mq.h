@@ -48,15 +48,16 @@ GJ_FUNC gj_u32 gj_j2k_mq_context(gj_u32 state, gj_u32 mps)
     return qe | (gj_clz64(qe) - 32u) << 8 | state << 1 | mps;
 }
 
-#define GJ_MQ_TRANSITIONS 256
+/* The transition table's LPS half starts at entry GJ_MQ_LPS: no more than the 94
+ * contexts, so that the batch kernel's groups an SM are not set by its size. */
+#define GJ_MQ_LPS 94u
+#define GJ_MQ_TRANSITIONS (2u * GJ_MQ_LPS)
 
-/* Entry (state << 1 | mps) | lps << 7: the context after an MPS (lps 0) or LPS (1) renormalisation. */
+/* Entry (state << 1 | mps) + lps * GJ_MQ_LPS: the context after an MPS (lps 0) or LPS (1) renormalisation. */
 GJ_FUNC gj_u32 gj_j2k_mq_transition(gj_u32 i)
 {
-    gj_u32 s = (i & 0x7Fu) >> 1, mps = i & 1u, lps = i >> 7, next;
+    gj_u32 lps = i >= GJ_MQ_LPS, e = i - (lps ? GJ_MQ_LPS : 0u), s = e >> 1, mps = e & 1u, next;
 
-    if (s >= 47)
-        return 0;
     next = gj_j2k_mq_next[s];
     if (!lps)
         return gj_j2k_mq_context(next & 0xFFu, mps);
@@ -161,7 +162,7 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
 
     if (speculate) {
         next_mps = trans[old & 0x7Fu];
-        next_lps = trans[(old & 0x7Fu) | 0x80u];
+        next_lps = trans[(old & 0x7Fu) + GJ_MQ_LPS];
     }
 
     /* A >= 0x8000 always: A - 0x8000 is A with bit 31 cleared */
@@ -182,8 +183,8 @@ GJ_FUNC gj_u32 gj_j2k_mq_decode_word(gj_j2k_mq *m, GJ_GLOBAL const gj_u8 *data, 
         a = qe;
         n = (old >> 8) & 0xFu;
     }
-    /* the LPS half's base by a select: one instruction fewer than the index's bit 7 */
-    *w = speculate ? (lps ? next_lps : next_mps) : (trans + (lps ? 128 : 0))[old & 0x7Fu];
+    /* the LPS half's base by a select: one instruction fewer than adding the index's part */
+    *w = speculate ? (lps ? next_lps : next_mps) : (trans + (lps ? GJ_MQ_LPS : 0u))[old & 0x7Fu];
     gj_j2k_mq_renorm(m, data, a, n);
     return (old & 1u) ^ lps;
 }

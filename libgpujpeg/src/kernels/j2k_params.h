@@ -14,7 +14,7 @@
  * (more would pass the 48 KiB of local memory a work-group may declare). */
 #define GJ_J2K_T1_BATCH_WARPS 4
 /*
- * T1's state words per code-block: one per column of a stripe of 4 rows, and a
+ * T1's state words (or half-words, j2k_t1.h) per code-block: one per column of a stripe of 4 rows, and a
  * zero column between stripes (the right neighbour of one stripe's last column and
  * the left one of the next stripe's first), plus one before the first stripe.
  * Code-blocks of at most 4096 samples, neither side above 1024 (A.6.1), need at
@@ -26,10 +26,6 @@
 /* ... and of at most 32x32 (the DCI profiles') 8 * 33 + 1. */
 #define GJ_J2K_T1_WORDS_32 265
 #define GJ_J2K_T1_WORDS_OF(w, h) ((((gj_u32)(h) + 3u) / 4u) * ((gj_u32)(w) + 1u) + 1u)
-/* The state in 16-bit half-words (j2k_t1.h): two stripes more, zeros above the first and
- * below the last; the batch kernel's capacity, 64x64 code-blocks. */
-#define GJ_J2K_T1_HALVES_OF(w, h) (((((gj_u32)(h) + 3u) / 4u) + 2u) * ((gj_u32)(w) + 1u) + 1u)
-#define GJ_J2K_T1_HALVES_64 1171
 
 /* Code-block style bits, as in COD's SPcod (T.800 Table A.19). */
 #define GJ_J2K_BYPASS  0x01u

@@ -71,6 +71,9 @@ typedef struct gj_j2k_t1 {
     gj_i32 w, h, pitch;
     gj_u32 vcausal;
     gj_u32 halves;              /* a constant of the kernel: the state in half-words (above) */
+    /* Half-words: from a column's index to the stripes' above and below, and their bits
+     * that count (gj_j2k_t1_stripe) */
+    gj_u32 up, down, up_bits, down_bits;
     gj_u32 live;                /* gj_j2k_t1_stripe_bit(s) for every stripe s holding a significant coefficient */
     gj_u32 wide;                /* 32-bit coefficients (j2k_coef.h) */
     gj_u32 speculate;           /* a constant of the kernel: the MQ decoder's loads (j2k_mq.h) */
@@ -170,7 +173,24 @@ GJ_FUNC gj_u32 gj_j2k_t1_stripe_bit(gj_i32 s)
 /* Where column x (-1 to w) of stripe s lies in the state: a word's or a half-word's index. */
 GJ_FUNC gj_u32 gj_j2k_t1_index(const gj_j2k_t1 *t, gj_i32 s, gj_i32 x)
 {
-    return (gj_u32)((s + (t->halves ? 1 : 0)) * t->pitch + x + 1);
+    return (gj_u32)(s * t->pitch + x + 1);
+}
+
+/*
+ * A pass enters stripe s. Half-words have no stripes of zeros above the first and
+ * below the last (those would take a tenth of a 64x64 code-block's state, and the
+ * batch kernel's groups an SM are set by it): there a column's load reads its own
+ * half-word again and masks it out, as it masks out the stripe below in vertically
+ * causal mode (D.7). Set once a stripe, so that a column's load costs what it did.
+ */
+GJ_FUNC void gj_j2k_t1_stripe(gj_j2k_t1 *t, gj_i32 s)
+{
+    gj_u32 first = s == 0, last = (s + 1) * 4 >= t->h;
+
+    t->up = first ? 0u : (gj_u32)t->pitch;
+    t->up_bits = first ? 0u : 0x41u;
+    t->down = last ? 0u : (gj_u32)t->pitch;
+    t->down_bits = last || t->vcausal ? 0u : 0x820u;
 }
 
 /* What the state holds at index i: a word, or a half-word (chi in bits 7-10 either way). */
@@ -182,7 +202,7 @@ GJ_FUNC gj_u32 gj_j2k_t1_stored(const gj_j2k_t1 *t, gj_u32 i)
 /*
  * The word of the column at index i. From half-words: the column's own, with mu
  * moved up, row 3 of the stripe above as row -1 and row 0 of the one below as row 4
- * (not in vertically causal mode, D.7). Stripes -1 and past the last stay 0.
+ * (gj_j2k_t1_stripe says where they are and whether they count).
  */
 GJ_FUNC gj_u32 gj_j2k_t1_load(const gj_j2k_t1 *t, gj_u32 i)
 {
@@ -190,10 +210,10 @@ GJ_FUNC gj_u32 gj_j2k_t1_load(const gj_j2k_t1 *t, gj_u32 i)
 
     if (!t->halves)
         return own;
-    above = gj_j2k_t1_stored(t, i - (gj_u32)t->pitch);
-    below = gj_j2k_t1_stored(t, i + (gj_u32)t->pitch);
-    return ((own | own << 16) & (GJ_T1_HALF_OWN | GJ_T1_HALF_MU << 16)) | ((above >> 4) & 0x41u) |
-           ((below << 4) & (t->vcausal ? 0u : 0x820u));
+    above = gj_j2k_t1_stored(t, i - t->up);
+    below = gj_j2k_t1_stored(t, i + t->down);
+    return ((own | own << 16) & (GJ_T1_HALF_OWN | GJ_T1_HALF_MU << 16)) | ((above >> 4) & t->up_bits) |
+           ((below << 4) & t->down_bits);
 }
 
 GJ_FUNC void gj_j2k_t1_store(gj_j2k_t1 *t, gj_u32 i, gj_u32 word)
@@ -328,6 +348,7 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
         /* a coefficient's neighbours lie in its stripe and the ones above and below */
         if (!(t->live & (gj_j2k_t1_stripe_bit(s - (s > 0)) | gj_j2k_t1_stripe_bit(s) | gj_j2k_t1_stripe_bit(s + 1))))
             continue;
+        gj_j2k_t1_stripe(t, s);
         cur = gj_j2k_t1_load(t, i);
         for (gj_i32 x = 0; x < t->w; x++, i++) {
             gj_u32 right = gj_j2k_t1_load(t, i + 1);
@@ -375,6 +396,7 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
 
         if (!(t->live & gj_j2k_t1_stripe_bit(s)))
             continue;
+        gj_j2k_t1_stripe(t, s);
         cur = gj_j2k_t1_load(t, i);
         for (gj_i32 x = 0; x < t->w; x++, i++) {
             gj_u32 right = gj_j2k_t1_load(t, i + 1);
@@ -444,7 +466,10 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
     gj_u32 rl = t->ctx[GJ_T1_CTX_RL], uni = t->ctx[GJ_T1_CTX_UNI];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        gj_u32 i = gj_j2k_t1_index(t, s, 0), rows = gj_j2k_t1_rows(t, s), left = 0, cur = gj_j2k_t1_load(t, i);
+        gj_u32 i = gj_j2k_t1_index(t, s, 0), rows = gj_j2k_t1_rows(t, s), left = 0, cur;
+
+        gj_j2k_t1_stripe(t, s);
+        cur = gj_j2k_t1_load(t, i);
 
         for (gj_i32 x = 0; x < t->w; x++, i++) {
             gj_u32 right = gj_j2k_t1_load(t, i + 1);
@@ -600,13 +625,14 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     t.pitch = t.w + 1;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
     t.halves = halves;
+    t.up = t.down = t.up_bits = t.down_bits = 0;
     t.live = 0;
     t.data = input + data_at;
     t.wide = wide;
     t.speculate = speculate;
     if (block < count && slot < blocks) {
         n = (gj_u32)t.w * (gj_u32)t.h;
-        nwords = halves ? GJ_J2K_T1_HALVES_OF(t.w, t.h) : GJ_J2K_T1_WORDS_OF(t.w, t.h);
+        nwords = GJ_J2K_T1_WORDS_OF(t.w, t.h);
     }
     /* The host refuses larger code-blocks (layout.c) and picks the kernel by the
      * largest; this keeps hostile tables in bounds. */
@@ -680,10 +706,12 @@ GJ_KERNEL gj_j2k_t1_decode_blocks(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at,
  * groups per SM to gain; in half-words five groups fit, and the warps' instructions fell
  * by a quarter (4K lossless batches 13 % faster; t1_queue.h says where they pay).
  * The groups an SM holds: local memory sets them for 64x64 (6 in words, so the kernel
- * may take 64 registers, not 56: 4K batches 0.5-1 % faster) and registers for 32x32 (9;
- * 10 at 48 registers spilled and made DCI 2K 3 % slower). */
+ * may take 64 registers, not 56: 4K batches 0.5-1 % faster; 6 in half-words, 37,872
+ * bytes of an H200's 37,888 a group, once the half-words lost their stripes of zeros
+ * and the transition table its unused entries: 4K lossless batches 7 % faster than with
+ * 5) and registers for 32x32 (9; 10 at 48 registers spilled and made DCI 2K 3 % slower). */
 GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed, GJ_J2K_T1_WORDS_64, 2, 6, 0)
-GJ_J2K_T1_MIXED(gj_j2k_t1_decode_half, GJ_J2K_T1_HALVES_64, 4, 5, 1)
+GJ_J2K_T1_MIXED(gj_j2k_t1_decode_half, GJ_J2K_T1_WORDS_64, 4, 6, 1)
 GJ_J2K_T1_MIXED(gj_j2k_t1_decode_mixed32, GJ_J2K_T1_WORDS_32, 4, 9, 0)
 
 #endif /* GJ_KERNELS_J2K_T1_H */
