@@ -118,7 +118,13 @@ static int negotiate(AVCodecContext *avctx, int width, int height, enum AVPixelF
     AVBufferRef *device = NULL;
     int ret, on_hw;
 
-    /* the full size: FFmpeg divides it by lowres (a reduced JPEG 2000 decode) */
+    /* the full size: FFmpeg divides it by lowres (a reduced JPEG 2000 decode); max_lowres
+     * is 31, where a picture's reduced size shifted back can pass an int */
+    if ((int64_t)width << avctx->lowres > INT_MAX || (int64_t)height << avctx->lowres > INT_MAX) {
+        av_log(avctx, AV_LOG_ERROR, "lowres %d is too large: the reduced %dx%d picture shifted back passes INT_MAX\n",
+               avctx->lowres, width, height);
+        return AVERROR(EINVAL);
+    }
     if ((ret = ff_set_dimensions(avctx, width << avctx->lowres, height << avctx->lowres)) < 0)
         return ret;
     if (hw != AV_PIX_FMT_NONE && !ff_gpujpeg_hw_can_hold(avctx->hw_frames_ctx ?

@@ -43,6 +43,16 @@ case $fmt in
                -vf "hwdownload,format=$fmt" ;;
 esac
 
+# A lowres (max_lowres is 31) whose reduced picture, shifted back to FFmpeg's full size,
+# passes an int: refused with a message (once, on the first clip)
+case $name in
+    j2k-ff_rgb_lossless)
+        # (a subshell: truth_refuse's variables would overwrite name)
+        ( . "$(dirname "$0")/truth_refuse.sh"
+          truth_refuse ffmpeg decoded "lowres31-$name" "lowres 31 is too large" -lowres 31 -c:v jpeg2000_gpujpeg \
+              -gpu_device "$device" -i "$clip" ) ;;
+esac
+
 # the stream's sample aspect ratio (a JP2 file's resolution box) as the native decoder's
 sar() { ff "$@" -f framecrc - | sed -n 's/^#sar 0: //p'; }
 native_sar=$(sar -c:v jpeg2000 -i "$clip")

@@ -418,11 +418,12 @@ static void *opencl_host_alloc(gj_device *dev, size_t size)
 static void opencl_host_free(gj_device *dev, void *ptr)
 {
     opencl_device *cl = dev->priv;
-    uint8_t *base = (uint8_t *)ptr - HOST_HEADER;
+    uint8_t *base;
     cl_mem mem;
 
     if (!ptr)
         return;
+    base = (uint8_t *)ptr - HOST_HEADER;
     mem = *(cl_mem *)base;
     if (mem) {
         /* the buffer goes once the unmap is done (OpenCL 1.2, 5.4.1) */
