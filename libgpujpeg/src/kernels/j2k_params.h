@@ -14,9 +14,10 @@
  * (more would pass the 48 KiB of local memory a work-group may declare). */
 #define GJ_J2K_T1_BATCH_WARPS 4
 /*
- * T1's state words (or half-words, j2k_t1.h) per code-block: one per column of a stripe of 4 rows, and a
- * zero column between stripes (the right neighbour of one stripe's last column and
- * the left one of the next stripe's first), plus one before the first stripe.
+ * T1's state words (or half-words, j2k_t1.h) per code-block: one per column of a
+ * stripe of 4 rows, and a zero column between stripes (the right neighbour of one
+ * stripe's last column and the left one of the next stripe's first), plus one
+ * before the first stripe.
  * Code-blocks of at most 4096 samples, neither side above 1024 (A.6.1), need at
  * most 1024 / 4 * (4 + 1) + 1.
  */
