@@ -23,10 +23,9 @@
  * A full-scale sample is 2^25 at most: 2^(precision - 1) in GJ_J2K_FRAC_BITS()
  * fractional bits, 26 - precision from 14 bits on (5/3 integers: 2^17). Values past
  * 2^27, four times that, which only a corrupt stream makes, are clamped there as
- * they are read. The component transform then stays within 31 bits: 16-bit
- * coefficients (within 2^15) move at most 13 bits to component 0's fraction, 32-bit
- * ones at most 3 (their fractions are GJ_J2K_FRAC_BITS()), and its factors are
- * below 2.
+ * they are read. The component transform stays within 31 bits: its factors are
+ * below 2, and a component moved to component 0's fraction is held within 2^30
+ * (gj_j2k_to_fraction).
  */
 #define GJ_J2K_OUT_MAX_VALUE ((1 << 27) - 1)
 
@@ -34,6 +33,23 @@
 GJ_FUNC gj_i32 gj_j2k_out_load(GJ_GLOBAL const gj_i32 *coef, gj_u32 i, gj_u32 wide)
 {
     return gj_max(-GJ_J2K_OUT_MAX_VALUE, gj_min(GJ_J2K_OUT_MAX_VALUE, gj_j2k_coef_load(coef, i, wide)));
+}
+
+/*
+ * A fixed-point value from `from` fractional bits to `to`, within 2^30. 16-bit
+ * coefficients move at most 13 bits up (to 2^28), 32-bit ones at most 3 (their
+ * fractions are GJ_J2K_FRAC_BITS(): to 2^30): only components of different filters,
+ * which T.800 does not allow with the component transform, reach the bound.
+ */
+GJ_FUNC gj_i32 gj_j2k_to_fraction(gj_i32 v, gj_u32 from, gj_u32 to)
+{
+    gj_i32 bound;
+
+    if (from >= to)
+        return v >> (from - to);
+    bound = (1 << 30) >> (to - from);
+    /* a product, not a left shift: that of a negative value is undefined in C (UBSan) */
+    return gj_max(-bound, gj_min(bound, v)) * (1 << (to - from));
 }
 
 /* A fixed-point 9/7 value with `frac` fractional bits rounded to an integer. */
@@ -150,8 +166,7 @@ GJ_KERNEL gj_j2k_output(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 count, gj
                 /* G-6 on the fixed-point values, in component 0's fraction. */
                 gj_u32 f = frac[0];
                 gj_i32 y0 = v[0];
-                gj_i32 cb = frac[1] >= f ? v[1] >> (frac[1] - f) : v[1] << (f - frac[1]);
-                gj_i32 cr = frac[2] >= f ? v[2] >> (frac[2] - f) : v[2] << (f - frac[2]);
+                gj_i32 cb = gj_j2k_to_fraction(v[1], frac[1], f), cr = gj_j2k_to_fraction(v[2], frac[2], f);
 
                 v[0] = gj_j2k_fix_round(y0 + gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_R), f);
                 v[1] = gj_j2k_fix_round(y0 - gj_j2k_fix_mul(cb, GJ_J2K_ICT_CB_G) - gj_j2k_fix_mul(cr, GJ_J2K_ICT_CR_G),
