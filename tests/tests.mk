@@ -195,13 +195,14 @@ tests_unit_j2k_merge_LDADD = libgpujpeg.la
 tests_unit_j2k_merge_LDFLAGS = -static
 # T1's state formats and MQ decoders against each other, the kernel headers compiled as C.
 UNIT_TESTS += tests/unit/j2k_t1_state
-tests_unit_j2k_t1_state_SOURCES = tests/unit/j2k_t1_state.c tests/unit/unit_check.h
+tests_unit_j2k_t1_state_SOURCES = tests/unit/j2k_t1_state.c tests/unit/unit_check.h tests/unit/unit_one_item.h
 tests_unit_j2k_t1_state_LDADD = libgpujpeg.la
 tests_unit_j2k_t1_state_LDFLAGS = -static
 # The output stage's 32-bit arithmetic against the 64-bit one, the kernel compiled as C, under
 # UBSan where the compiler has it (a sum past 31 bits aborts it).
 UNIT_TESTS += tests/unit/j2k_output_range
-tests_unit_j2k_output_range_SOURCES = tests/unit/j2k_output_range.c tests/unit/unit_check.h
+tests_unit_j2k_output_range_SOURCES = tests/unit/j2k_output_range.c tests/unit/unit_check.h \
+	tests/unit/unit_one_item.h
 tests_unit_j2k_output_range_CFLAGS = $(AM_CFLAGS) $(UBSAN_CFLAGS)
 # The bounds on the tiles' host state (packets, code-blocks) on made-up codestreams.
 UNIT_TESTS += tests/unit/j2k_tile_limits

@@ -12,15 +12,8 @@
 #include <string.h>
 
 #include "kernels/common.h"
-/* What the host dialect lacks for the IDWT's kernels, which j2k_output.h brings along
- * (only the output stage runs here). */
-#define GJ_LOCAL
-#define GJ_LOCAL_DECL
-#define gj_local_id() 0u
-#define gj_group_id() 0u
-#define gj_group_size() 1u
-#define gj_barrier() ((void)0)
-#define gj_atomic_xor_u32(p, v) (*(p) ^= (v))
+/* (for the IDWT's kernels, which j2k_output.h brings along: only the output stage runs here) */
+#include "unit_one_item.h"
 #include "kernels/j2k_output.h"
 #include "unit_check.h"
 

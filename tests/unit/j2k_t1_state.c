@@ -13,14 +13,7 @@
 #include <string.h>
 
 #include "kernels/common.h"
-/* What the host dialect lacks for T1: one thread, which waits for no other. */
-#define GJ_LOCAL
-#define GJ_LOCAL_DECL
-#define gj_local_pin(p) (p)
-#define gj_local_id() 0u
-#define gj_group_id() 0u
-#define gj_barrier() ((void)0)
-#define gj_atomic_xor_u32(p, v) (*(p) ^= (v))
+#include "unit_one_item.h"
 #include "kernels/j2k_t1.h"
 
 #include "j2k/host_decode.h"
