@@ -26,6 +26,11 @@
 #include "j2k_params.h"
 #include "j2k_coef.h"
 
+/* Loads a lane of gj_j2k_idwt_lines issues before it waits for the first. */
+#define GJ_J2K_DWT_LOADS 8
+/* Samples a lane of gj_j2k_idwt_lines lifts at once. */
+#define GJ_J2K_DWT_LIFTS 4
+
 /* Lifting steps: which samples they update and by what (F.3.8). */
 #define GJ_J2K_LIFT_53_EVEN 0       /* X(2n) -= floor((X(2n-1) + X(2n+1) + 2) / 4) */
 #define GJ_J2K_LIFT_53_ODD 1        /* X(2n+1) += floor((X(2n) + X(2n+2)) / 2) */
@@ -211,10 +216,26 @@ GJ_FUNC void gj_j2k_lift_lines(GJ_LOCAL gj_i32 *line, gj_u32 lift, gj_u32 along,
     }
     if (m < inner) {
         /* Without the ends' tests, by pointers that step (m + before is >= 0 here:
-         * no offset goes negative, which 64-bit local pointers would not wrap) */
+         * no offset goes negative, which 64-bit local pointers would not wrap);
+         * GJ_J2K_DWT_LIFTS samples' loads at once (the lifted kind and the other one
+         * do not overlap, which the compiler cannot know) */
         GJ_LOCAL gj_i32 *x = self + (gj_u32)m * along, *a = from + (gj_u32)(m + before) * along;
         gj_u32 step = rows * along;
 
+        for (; m + (GJ_J2K_DWT_LIFTS - 1) * (gj_i32)rows < inner;
+             m += GJ_J2K_DWT_LIFTS * (gj_i32)rows, x += GJ_J2K_DWT_LIFTS * step, a += GJ_J2K_DWT_LIFTS * step) {
+            gj_i32 xs[GJ_J2K_DWT_LIFTS], as[GJ_J2K_DWT_LIFTS], bs[GJ_J2K_DWT_LIFTS];
+
+            GJ_UNROLL
+            for (gj_u32 b = 0; b < GJ_J2K_DWT_LIFTS; b++) {
+                xs[b] = x[b * step];
+                as[b] = a[b * step];
+                bs[b] = a[b * step + along];
+            }
+            GJ_UNROLL
+            for (gj_u32 b = 0; b < GJ_J2K_DWT_LIFTS; b++)
+                x[b * step] = gj_j2k_lifted(lift, xs[b], as[b], bs[b]);
+        }
         for (; m < inner; m += (gj_i32)rows, x += step, a += step)
             *x = gj_j2k_lifted(lift, *x, a[0], a[along]);
     }
@@ -285,11 +306,22 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
     out = scratch ? scratch : buf;
     out_at = scratch ? j->scratch_at + (across + c) * j->width : first_at;
     out_along = scratch ? 1u : along;
-    for (gj_u32 s = r0; s < n; s += rows) {
-        gj_i32 v = gj_j2k_coef_load(buf, first_at + s * along, wide);
+    /* GJ_J2K_DWT_LOADS loads in flight a lane: one at a time, each waited for before
+     * the next, the step ran at a quarter of the GPU's issue rate */
+    for (gj_u32 s0 = r0; s0 < n; s0 += GJ_J2K_DWT_LOADS * rows) {
+        gj_i32 v[GJ_J2K_DWT_LOADS];
 
-        mine[s * local_along] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v << shift_in), s >= low, (gj_i32)n,
-                                                         irreversible);
+        GJ_UNROLL
+        for (gj_u32 b = 0; b < GJ_J2K_DWT_LOADS; b++)
+            v[b] = s0 + b * rows < n ? gj_j2k_coef_load(buf, first_at + (s0 + b * rows) * along, wide) : 0;
+        GJ_UNROLL
+        for (gj_u32 b = 0; b < GJ_J2K_DWT_LOADS; b++) {
+            gj_u32 s = s0 + b * rows;
+
+            if (s < n)
+                mine[s * local_along] = gj_j2k_interleaved_value((gj_i32)((gj_u32)v[b] << shift_in), s >= low,
+                                                                 (gj_i32)n, irreversible);
+        }
     }
     gj_barrier();
     if (n > 1) {
