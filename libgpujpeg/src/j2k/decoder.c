@@ -37,6 +37,7 @@ int gj_j2k_decoder_create(gj_j2k_decoder **out, gj_device *dev)
     dec->layout.worst_case = getenv("GJ_J2K_WORST_CASE") && atoi(getenv("GJ_J2K_WORST_CASE")) > 0;
     j2k_early_init(&dec->early, dev, early_plane, dec);
     dec->profile = getenv("GJ_PROFILE") && atoi(getenv("GJ_PROFILE")) == 2;
+    dec->output_general = getenv("GJ_J2K_OUTPUT_GENERAL") && atoi(getenv("GJ_J2K_OUTPUT_GENERAL")) > 0;
     env = getenv("GJ_LANES");           /* for tuning runs of the benchmark */
     dec->lanes_wanted = env && atoi(env) >= 1 && atoi(env) <= GJ_J2K_MAX_LANES ? atoi(env) : GJ_J2K_DEFAULT_LANES;
     *out = dec;
@@ -315,6 +316,28 @@ int j2k_decode_tables(gj_j2k_decoder *dec, gj_frame *target)
                         p->palette_columns : 0, sizeof(*l->palette));
 }
 
+/*
+ * The output kernel for the parameters (j2k_output.h): one made for their shape, where
+ * they have one (1, 3 or 4 components in order into as many packed channels of 8 or
+ * 16 bits, the 16-bit ones aligned, no palette), else the general one.
+ */
+static const char *output_kernel(const gj_j2k_out_params *p)
+{
+    static const char *const names[4][2] = { { "gj_j2k_output_1x8", "gj_j2k_output_1x16" }, { NULL, NULL },
+                                             { "gj_j2k_output_3x8", "gj_j2k_output_3x16" },
+                                             { "gj_j2k_output_4x8", "gj_j2k_output_4x16" } };
+    uint32_t n = p->nb_comps, bytes = p->bytes_per_sample;
+
+    if (n < 1 || n > 4 || !names[n - 1][0] || (bytes != 1 && bytes != 2) || p->nb_channels != n ||
+        p->read_mask != (1u << n) - 1u || p->channel_step != bytes || p->pixel_stride != n * bytes ||
+        (bytes == 2 && ((p->offset_lo | p->pitch) & 1u)))
+        return "gj_j2k_output";
+    for (uint32_t c = 0; c < n; c++)
+        if (p->channel_comp[c] != c || p->channel_column[c] != GJ_J2K_DIRECT)
+            return "gj_j2k_output";
+    return names[n - 1][bytes - 1];
+}
+
 /* Interleaved output: every component of a pixel, with the component transform. */
 static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
 {
@@ -327,7 +350,8 @@ static int run_packed_output(gj_j2k_decoder *dec, gj_frame *target)
                         GJ_ARG_BUF(&dec->out_params), GJ_ARG_BUF(dec->coefs), GJ_ARG_BUF(&dec->palette),
                         GJ_ARG_BUF(&dst), GJ_ARG_U32(l->wide) };
 
-        return gj_dev_launch(dec->dev, "gj_j2k_output", groups(l->out_threads), J2K_GROUP, a, 8);
+        return gj_dev_launch(dec->dev, dec->output_general ? "gj_j2k_output" : output_kernel(&dec->out),
+                             groups(l->out_threads), J2K_GROUP, a, 8);
     }
     return 0;
 }

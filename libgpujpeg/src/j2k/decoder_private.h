@@ -41,6 +41,7 @@ struct gj_j2k_decoder {
     j2k_early early;            /* T1 of the lowest resolutions while T2 goes on (not on lanes) */
     gj_frame *early_out;        /* the output frame of the decode being done, for the early launch */
     int profile;                /* GJ_PROFILE=2: the host's time to the early launch and to the kernels */
+    int output_general;         /* GJ_J2K_OUTPUT_GENERAL=1: the general output kernel for every shape (to compare) */
     struct gj_j2k_decoder *lanes[GJ_J2K_LANE_SETS * GJ_J2K_MAX_LANES];
     int num_lanes;
     int lanes_wanted;           /* GJ_LANES, else GJ_J2K_DEFAULT_LANES, until gj_j2k_decoder_set_lanes() */
