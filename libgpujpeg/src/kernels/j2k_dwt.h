@@ -246,18 +246,18 @@ GJ_FUNC void gj_j2k_lift_lines(GJ_LOCAL gj_i32 *line, gj_u32 lift, gj_u32 along,
                                                from[(gj_u32)(m + before) * along], from[(gj_u32)(m + before) * along]);
 }
 
-/* A lifted sample into the buffer, rounded to the fraction its next reader takes. */
-GJ_FUNC void gj_j2k_dwt_store(GJ_GLOBAL gj_i32 *buf, gj_u32 at, gj_i32 v, gj_i32 shift_out, gj_u32 wide,
-                              GJ_GLOBAL gj_u32 *saturated)
+/*
+ * A lifted sample into the buffer, rounded to the fraction its next reader takes.
+ * Returns whether a 16-bit store saturated (v + 32768 past 65535, unsigned): the
+ * callers gather that and set *saturated once, not a test and branch a sample.
+ */
+GJ_FUNC gj_u32 gj_j2k_dwt_store(GJ_GLOBAL gj_i32 *buf, gj_u32 at, gj_i32 v, gj_i32 shift_out, gj_u32 wide)
 {
     /* (v + 2^(shift_out - 1)) >> shift_out, without the sum (which could overflow 32 bits) */
     if (shift_out)
         v = (v >> shift_out) + ((v >> (shift_out - 1)) & 1);
-    /* Beyond 16 bits (v + 32768 past 65535, unsigned): the store saturates. A plain
-     * store: every lane that sees one writes the same 1. */
-    if (!wide && (gj_u32)v + 32768u > 65535u)
-        *saturated = 1u;
     gj_j2k_coef_store(buf, at, v, wide);
+    return !wide && (gj_u32)v + 32768u > 65535u;
 }
 
 /*
@@ -280,6 +280,7 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
     GJ_GLOBAL const gj_j2k_dwt_job *j;
     GJ_LOCAL gj_i32 *mine;
     gj_i32 shift_in, shift_out;
+    gj_u32 sat = 0;
 
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + 1, sizeof(gj_j2k_dwt_job) / 4, count, g)];
@@ -342,11 +343,13 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
     }
     /* Back in sample order: low-pass sample m to coordinate 2m + parity, high-pass h to 2h + 1 - parity */
     for (gj_u32 m = r0; m < low; m += rows)
-        gj_j2k_dwt_store(out, out_at + (2u * m + parity) * out_along, mine[m * local_along], shift_out, wide,
-                         saturated);
+        sat |= gj_j2k_dwt_store(out, out_at + (2u * m + parity) * out_along, mine[m * local_along], shift_out, wide);
     for (gj_u32 h = r0; h < n - low; h += rows)
-        gj_j2k_dwt_store(out, out_at + (2u * h + 1u - parity) * out_along, mine[(low + h) * local_along], shift_out,
-                         wide, saturated);
+        sat |= gj_j2k_dwt_store(out, out_at + (2u * h + 1u - parity) * out_along, mine[(low + h) * local_along],
+                                shift_out, wide);
+    /* a plain store: every lane that saw one writes the same 1 */
+    if (sat)
+        *saturated = 1u;
 }
 
 /*
@@ -374,6 +377,7 @@ GJ_FUNC void gj_j2k_idwt_columns(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 fi
     gj_u32 g = gj_group_id(), column_groups, k, col, n, low, parity, width;
     GJ_GLOBAL const gj_j2k_dwt_job *j;
     gj_i32 x[GJ_J2K_DWT_WINDOW(4)], a, shift_in, shift_out;
+    gj_u32 sat = 0;
 
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs + GJ_J2K_DWT_JOB_COLUMN_GROUP,
@@ -390,18 +394,34 @@ GJ_FUNC void gj_j2k_idwt_columns(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 fi
     a = (gj_i32)((k / column_groups) * GJ_J2K_DWT_SEGMENT);
     if (col >= width)
         return;     /* no barrier follows */
-    GJ_UNROLL
-    for (gj_i32 w = 0; w < GJ_J2K_DWT_WINDOW(4); w++) {
-        gj_i32 m = gj_j2k_mirror(a - halo - (gj_i32)parity + w, (gj_i32)n);
-        gj_u32 high = (gj_u32)w & 1u;
+    if (a >= halo + (gj_i32)parity && a - halo - (gj_i32)parity + GJ_J2K_DWT_WINDOW(halo) <= (gj_i32)n) {
+        /* No sample of the window past either end (most segments): its low-pass rows
+         * from (a - halo) / 2 - parity on and its high-pass ones from low + (a - halo) / 2,
+         * what the general case's reflection and sub-band index give, by one address a row */
+        gj_u32 lows = j->scratch_at + (gj_u32)((a - halo) / 2 - (gj_i32)parity) * width + col;
+        gj_u32 highs = j->scratch_at + (low + (gj_u32)((a - halo) / 2)) * width + col;
 
-        /* a guard, not a break (a constant once inlined): the loop unrolls on every compiler */
-        if (w < GJ_J2K_DWT_WINDOW(halo))
-            x[w] = gj_j2k_interleaved_value(
-                (gj_i32)((gj_u32)gj_j2k_coef_load(scratch, j->scratch_at +
-                                                         (gj_u32)gj_j2k_subband_index(m, parity, low, high) * width +
-                                                         col, wide) << shift_in),
-                high, (gj_i32)n, irreversible);
+        GJ_UNROLL
+        for (gj_i32 w = 0; w < GJ_J2K_DWT_WINDOW(4); w++)
+            if (w < GJ_J2K_DWT_WINDOW(halo))
+                x[w] = gj_j2k_interleaved_value(
+                    (gj_i32)((gj_u32)gj_j2k_coef_load(scratch, ((w & 1) ? highs : lows) + (gj_u32)(w / 2) * width,
+                                                      wide) << shift_in),
+                    (gj_u32)w & 1u, (gj_i32)n, irreversible);
+    } else {
+        GJ_UNROLL
+        for (gj_i32 w = 0; w < GJ_J2K_DWT_WINDOW(4); w++) {
+            gj_i32 m = gj_j2k_mirror(a - halo - (gj_i32)parity + w, (gj_i32)n);
+            gj_u32 high = (gj_u32)w & 1u;
+
+            /* a guard, not a break (a constant once inlined): the loop unrolls on every compiler */
+            if (w < GJ_J2K_DWT_WINDOW(halo))
+                x[w] = gj_j2k_interleaved_value(
+                    (gj_i32)((gj_u32)gj_j2k_coef_load(scratch, j->scratch_at +
+                                                             (gj_u32)gj_j2k_subband_index(m, parity, low, high) * width +
+                                                             col, wide) << shift_in),
+                    high, (gj_i32)n, irreversible);
+        }
     }
 #define GJ_J2K_LIFT_WINDOW(lift)                                                                                  \
     GJ_UNROLL                                                                                                     \
@@ -422,8 +442,10 @@ GJ_FUNC void gj_j2k_idwt_columns(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 fi
     GJ_UNROLL
     for (gj_i32 q = 0; q < GJ_J2K_DWT_SEGMENT; q++)
         if (a + q < (gj_i32)n)
-            gj_j2k_dwt_store(buf, j->offset + (gj_u32)(a + q) * j->stride + col,
-                             parity ? x[halo + 1 + q] : x[halo + q], shift_out, wide, saturated);
+            sat |= gj_j2k_dwt_store(buf, j->offset + (gj_u32)(a + q) * j->stride + col,
+                                    parity ? x[halo + 1 + q] : x[halo + q], shift_out, wide);
+    if (sat)
+        *saturated = 1u;
 }
 
 /*
