@@ -124,7 +124,8 @@ static void check_layout(const j2k_layout *l)
             REQUIRE((uint64_t)j->x0 + j->width <= (uint64_t)p->width);
             REQUIRE((uint64_t)j->y0 + j->height <= (uint64_t)p->height);
             REQUIRE(inside(j->coef_offset, j->stride, j->width, j->height, l->coef_count));
-            threads += (uint64_t)j->width * j->height;
+            /* Chunks of rows, as the interleaved stage's */
+            threads += GJ_J2K_OUT_THREADS(j->width, j->height);
         }
         REQUIRE(threads == p->threads);
     }

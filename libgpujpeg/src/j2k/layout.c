@@ -436,7 +436,7 @@ static int add_plane_jobs(j2k_layout *l, const gj_j2k_stream *s, const j2k_tile_
             j->stride = j->width;
             j->frac_bits = tiles[t].tile->comps[c].coding.reversible ? 0 :
                            (gj_u32)fractions_of(fractions, s, t, c)[tc->nb_res - reduce];
-            plane->threads += (uint64_t)j->width * j->height;
+            plane->threads += GJ_J2K_OUT_THREADS(j->width, j->height);
         }
         plane->count = (uint32_t)(l->nb_plane_jobs - plane->first);
     }

@@ -243,27 +243,40 @@ GJ_J2K_OUTPUT(gj_j2k_output_4x16, 4, 2)
 /*
  * Planar output: one component into its own plane of 8- or 16-bit samples
  * (`bytes`; components of different sizes carry no component transform), DC shift
- * and clamp as above.
+ * and clamp as above. Its pixels go in chunks of rows as the interleaved kernel's
+ * (GJ_J2K_OUT_PIXELS a thread, GJ_J2K_OUT_LANES apart), their loads before the first
+ * store: a pixel a thread searched its job and divided by the row each time.
  */
 GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 first, gj_u32 count, gj_u64 total,
                                gj_u32 precision, gj_u32 shift, gj_u32 bytes, GJ_GLOBAL const gj_i32 *coef,
                                GJ_GLOBAL gj_u8 *out, gj_u64 offset, gj_u32 pitch, gj_u32 wide)
 {
-    gj_u64 id = gj_global_id();
+    gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_plane_job *j;
-    gj_u32 k, x, y;
-    gj_i32 v;
+    gj_u32 k, per_row, x, y, n, base, frac;
+    gj_i32 v[GJ_J2K_OUT_PIXELS];
 
     if (id >= total)
         return;
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs, sizeof(gj_j2k_plane_job) / 4, count, id)];
     k = (gj_u32)(id - j->thread_first);
-    x = k % j->width;
-    y = k / j->width;
-    v = gj_j2k_fix_round(gj_j2k_out_load(coef, j->coef_offset + y * j->stride + x, wide), j->frac_bits);
-    gj_j2k_store_sample(out, offset + (gj_u64)(j->y0 + y) * pitch + (gj_u64)(j->x0 + x) * bytes,
-                        gj_j2k_to_sample(v, precision) << shift, bytes);
+    per_row = (gj_u32)GJ_J2K_OUT_THREADS(j->width, 1u);
+    y = k / per_row;
+    k %= per_row;
+    x = k / GJ_J2K_OUT_LANES * (GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS) + k % GJ_J2K_OUT_LANES;
+    n = x < j->width ? (j->width - x + GJ_J2K_OUT_LANES - 1) / GJ_J2K_OUT_LANES : 0u;
+    base = j->coef_offset + y * j->stride + x;
+    frac = j->frac_bits;
+    at = offset + (gj_u64)(j->y0 + y) * pitch + (gj_u64)(j->x0 + x) * bytes;
+    GJ_UNROLL
+    for (gj_u32 i = 0; i < GJ_J2K_OUT_PIXELS; i++)
+        v[i] = i < n ? gj_j2k_out_load(coef, base + i * GJ_J2K_OUT_LANES, wide) : 0;
+    GJ_UNROLL
+    for (gj_u32 i = 0; i < GJ_J2K_OUT_PIXELS; i++)
+        if (i < n)
+            gj_j2k_store_sample(out, at + (gj_u64)i * GJ_J2K_OUT_LANES * bytes,
+                                gj_j2k_to_sample(gj_j2k_fix_round(v[i], frac), precision) << shift, bytes);
 }
 
 #endif /* GJ_KERNELS_J2K_OUTPUT_H */
