@@ -102,6 +102,21 @@ GJ_FUNC gj_u32 gj_j2k_pick(const gj_u32 *a, gj_u32 c)
 }
 
 /*
+ * Thread k of a tile's chunks of rows (GJ_J2K_OUT_THREADS): its row *y and first pixel
+ * *x; it takes the pixels x + i * GJ_J2K_OUT_LANES for i below the returned count
+ * (and below GJ_J2K_OUT_PIXELS).
+ */
+GJ_FUNC gj_u32 gj_j2k_out_chunk(gj_u32 k, gj_u32 width, gj_u32 *x, gj_u32 *y)
+{
+    gj_u32 per_row = (gj_u32)GJ_J2K_OUT_THREADS(width, 1u);
+
+    *y = k / per_row;
+    k %= per_row;
+    *x = k / GJ_J2K_OUT_LANES * (GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS) + k % GJ_J2K_OUT_LANES;
+    return *x < width ? (width - *x + GJ_J2K_OUT_LANES - 1) / GJ_J2K_OUT_LANES : 0u;
+}
+
+/*
  * GJ_J2K_OUT_PIXELS pixels of a tile's row a thread, GJ_J2K_OUT_LANES apart (so that
  * a warp's loads and stores of each pixel fall together, as with a pixel a thread):
  * the job's search, the division by the row and the parameters' loads once for all
@@ -124,7 +139,7 @@ GJ_FUNC void gj_j2k_output_rows(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 c
 {
     gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_out_tile *t;
-    gj_u32 k, per_row, x, y, n, c, mct, nb_comps, read_mask, nb_channels, bytes, pixel_stride, channel_step;
+    gj_u32 x, y, n, c, mct, nb_comps, read_mask, nb_channels, bytes, pixel_stride, channel_step;
     gj_u32 entries, columns, base[GJ_J2K_MAX_OUT_COMPS], frac[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 precision[GJ_J2K_MAX_OUT_COMPS], comp[GJ_J2K_MAX_OUT_COMPS], column[GJ_J2K_MAX_OUT_COMPS];
     gj_u32 shift[GJ_J2K_MAX_OUT_COMPS];
@@ -133,13 +148,7 @@ GJ_FUNC void gj_j2k_output_rows(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 c
     if (id >= total)
         return;
     t = &tiles[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)tiles, sizeof(gj_j2k_out_tile) / 4, count, id)];
-    k = (gj_u32)(id - t->thread_first);
-    per_row = (gj_u32)GJ_J2K_OUT_THREADS(t->width, 1u);
-    y = k / per_row;
-    k %= per_row;
-    x = k / GJ_J2K_OUT_LANES * (GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS) + k % GJ_J2K_OUT_LANES;
-    /* the thread's pixels within the row: x + i * GJ_J2K_OUT_LANES for i < n */
-    n = x < t->width ? (t->width - x + GJ_J2K_OUT_LANES - 1) / GJ_J2K_OUT_LANES : 0u;
+    n = gj_j2k_out_chunk((gj_u32)(id - t->thread_first), t->width, &x, &y);
     mct = t->mct;
     nb_comps = comps ? comps : p->nb_comps;
     read_mask = comps ? (1u << comps) - 1u : p->read_mask;
@@ -253,19 +262,14 @@ GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 fi
 {
     gj_u64 id = gj_global_id(), at;
     GJ_GLOBAL const gj_j2k_plane_job *j;
-    gj_u32 k, per_row, x, y, n, base, frac;
+    gj_u32 x, y, n, base, frac;
     gj_i32 v[GJ_J2K_OUT_PIXELS];
 
     if (id >= total)
         return;
     jobs += first;
     j = &jobs[gj_j2k_find_job((GJ_GLOBAL const gj_u32 *)jobs, sizeof(gj_j2k_plane_job) / 4, count, id)];
-    k = (gj_u32)(id - j->thread_first);
-    per_row = (gj_u32)GJ_J2K_OUT_THREADS(j->width, 1u);
-    y = k / per_row;
-    k %= per_row;
-    x = k / GJ_J2K_OUT_LANES * (GJ_J2K_OUT_LANES * GJ_J2K_OUT_PIXELS) + k % GJ_J2K_OUT_LANES;
-    n = x < j->width ? (j->width - x + GJ_J2K_OUT_LANES - 1) / GJ_J2K_OUT_LANES : 0u;
+    n = gj_j2k_out_chunk((gj_u32)(id - j->thread_first), j->width, &x, &y);
     base = j->coef_offset + y * j->stride + x;
     frac = j->frac_bits;
     at = offset + (gj_u64)(j->y0 + y) * pitch + (gj_u64)(j->x0 + x) * bytes;
