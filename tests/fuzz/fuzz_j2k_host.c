@@ -59,9 +59,13 @@ static void check_layout(const j2k_layout *l)
 
             REQUIRE(j->thread_first == threads);
             REQUIRE(j->group_first == groups);
-            /* Its lines fit the local array of the kernel its pass takes (j2k_dwt.h) */
+            /* Its lines fit the local array and the lanes of the kernel its pass takes (j2k_dwt.h,
+             * j2k_dwt_rows.h) */
             REQUIRE(j->lines >= 1 && (!l->dwt_in_place || (uint64_t)j->lines * (j->vertical ? j->height : j->width) <=
                                                               (pass->long_lines ? GJ_J2K_DWT_LONG_LINE : GJ_J2K_DWT_LINE)));
+            REQUIRE(j->vertical || !l->dwt_in_place ||
+                    ((uint64_t)j->lines * GJ_J2K_DWT_ROW_PITCH(j->width) <= GJ_J2K_DWT_ROW_WORDS &&
+                     (uint64_t)j->lines * GJ_J2K_DWT_ROW_LANES(j->width) <= GJ_J2K_DWT_GROUP));
             REQUIRE((j->vertical ? j->height : j->width) <= pass->max_line);
             REQUIRE(j->width <= j->stride);
             REQUIRE(inside(j->offset, j->stride, j->width, j->height, l->coef_count));

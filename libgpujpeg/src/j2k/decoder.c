@@ -113,17 +113,29 @@ static int picture_room(const gj_frame *target, const gj_buffer *buf, uint64_t o
 }
 
 /*
- * One IDWT step in place, a work-group per row or per few adjacent columns (a kernel per
- * filter and width); a horizontal step of a scratch pair writes into *scratch at `at` instead.
+ * A horizontal IDWT step in place, a work-group per few rows (a kernel per filter and
+ * width); that of a scratch pair writes into *scratch at `at` instead.
  */
-static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p, const gj_buffer *scratch, uint64_t at)
+static int run_idwt_rows(gj_j2k_decoder *dec, const j2k_dwt_pass *p, const gj_buffer *scratch, uint64_t at)
+{
+    static const char *const names[2][2] = { { "gj_j2k_idwt_rows_53_16", "gj_j2k_idwt_rows_53_32" },
+                                             { "gj_j2k_idwt_rows_97_16", "gj_j2k_idwt_rows_97_32" } };
+    gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count), GJ_ARG_BUF(dec->coefs),
+                    GJ_ARG_BUF(&dec->saturated), GJ_ARG_BUF(scratch ? scratch : dec->coefs), GJ_ARG_U64(at),
+                    GJ_ARG_U32(scratch != NULL) };
+
+    return gj_dev_launch(dec->dev, names[p->irreversible != 0][dec->layout.wide != 0], (size_t)p->groups,
+                         GJ_J2K_DWT_GROUP, a, 8);
+}
+
+/* A vertical IDWT step in place, a work-group per few adjacent columns (no scratch). */
+static int run_idwt_lines(gj_j2k_decoder *dec, const j2k_dwt_pass *p)
 {
     static const char *const names[2][2][2] = {
         { { "gj_j2k_idwt_53_16", "gj_j2k_idwt_53_32" }, { "gj_j2k_idwt_97_16", "gj_j2k_idwt_97_32" } },
         { { "gj_j2k_idwt_long_53_16", "gj_j2k_idwt_long_53_32" }, { "gj_j2k_idwt_long_97_16", "gj_j2k_idwt_long_97_32" } } };
     gj_karg a[] = { GJ_ARG_BUF(&dec->jobs), GJ_ARG_U32(p->first), GJ_ARG_U32(p->count), GJ_ARG_BUF(dec->coefs),
-                    GJ_ARG_BUF(&dec->saturated), GJ_ARG_BUF(scratch ? scratch : dec->coefs), GJ_ARG_U64(at),
-                    GJ_ARG_U32(scratch != NULL) };
+                    GJ_ARG_BUF(&dec->saturated), GJ_ARG_BUF(dec->coefs), GJ_ARG_U64(0), GJ_ARG_U32(0) };
 
     return gj_dev_launch(dec->dev, names[p->long_lines][p->irreversible != 0][dec->layout.wide != 0],
                          (size_t)p->groups, GJ_J2K_DWT_GROUP, a, 8);
@@ -268,11 +280,14 @@ static int run_idwt(gj_j2k_decoder *dec, gj_frame *target)
         uint64_t at;
 
         if (idwt_scratch(l, i, target, &scratch, &at)) {
-            if ((ret = run_idwt_lines(dec, &l->passes[i], &scratch, at)) >= 0)
+            if ((ret = run_idwt_rows(dec, &l->passes[i], &scratch, at)) >= 0)
                 ret = run_idwt_columns(dec, &l->passes[i + 1], &scratch, at);
             i++;
+        } else if (!l->dwt_in_place) {
+            ret = run_idwt_samples(dec, &l->passes[i]);
         } else {
-            ret = l->dwt_in_place ? run_idwt_lines(dec, &l->passes[i], NULL, 0) : run_idwt_samples(dec, &l->passes[i]);
+            ret = l->passes[i].vertical ? run_idwt_lines(dec, &l->passes[i])
+                                        : run_idwt_rows(dec, &l->passes[i], NULL, 0);
         }
     }
     if (ret >= 0 && l->optimistic)

@@ -257,10 +257,13 @@ static int add_dwt_job(j2k_layout *l, const j2k_tile_component *tc, int r, uint3
     j->parity = (gj_u32)((vertical ? res->y0 : res->x0) & 1);
     j->vertical = (gj_u32)vertical;
     /* Lines share a work-group as far as its local memory holds them; long columns
-     * take the pass to the kernels that hold more (j2k_params.h). */
+     * take the pass to the kernels that hold more, rows take gj_j2k_idwt_rows (j2k_params.h). */
     long_lines = vertical && long_column(j->height);
-    j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES, (long_lines ? GJ_J2K_DWT_LONG_LINE : GJ_J2K_DWT_LINE) /
-                                                   (vertical ? j->height : j->width)));
+    if (vertical)
+        j->lines = gj_max(1u, gj_min(GJ_J2K_DWT_LINES,
+                                     (long_lines ? GJ_J2K_DWT_LONG_LINE : GJ_J2K_DWT_LINE) / j->height));
+    else
+        j->lines = gj_max(1u, GJ_J2K_DWT_ROW_LINES(j->width));
     pass->long_lines |= long_lines;
     j->shift_in = shift_in;
     j->shift_out = shift_out;

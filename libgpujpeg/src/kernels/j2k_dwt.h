@@ -5,17 +5,22 @@
  * samples first) into sample order, with the 9/7 scaling step (F.3.8.2 steps 1-2)
  * and the single-sample rule of F.3.7, then the lifting steps (F-6, F-7) on the
  * odd or even samples, with symmetric extension (F.3.7) at both ends:
- *  - gj_j2k_idwt_lines: one work-group per few adjacent rows or columns, the
- *    lines in local memory, the result written back in place;
+ *  - gj_j2k_idwt_rows (j2k_dwt_rows.h): the horizontal steps, a work-group per few
+ *    rows in local memory, each lane lifting a segment of a row in registers;
+ *  - gj_j2k_idwt_lines: the vertical steps, a work-group per few adjacent columns
+ *    in local memory, the result written back in place (it takes rows too, which
+ *    the host no longer gives it: a kernel for columns alone, the same steps with 8
+ *    registers fewer, made DCI 2K batches 1.5 % slower on an H200);
+ *  - gj_j2k_idwt_columns: the vertical steps of long columns, from a scratch;
  *  - for lines longer than GJ_J2K_DWT_LINE, one thread per sample and launch per
  *    stage: gj_j2k_idwt_interleave into a second buffer, gj_j2k_idwt_lift there.
  * The 5/3 path is integer (bit-exact); the 9/7 path is fixed point with
  * GJ_J2K_FRAC_BITS() fractional bits and 24-bit constants: the same on every device.
- * gj_j2k_idwt_lines also reads and writes 16-bit coefficients (j2k_coef.h): it
- * lifts in 32 bits, the 9/7 path's values shifted up by the job's `shift_in` on
- * the way in and rounded back by `shift_out` on the way out (the fractions of
- * the level and, for a vertical step, of the next one: j2k/coef_range.h); the
- * two-buffer kernels stay 32-bit. Those 9/7 fractions may come from an optimistic
+ * All but the two-buffer kernels also read and write 16-bit coefficients
+ * (j2k_coef.h): they lift in 32 bits, the 9/7 path's values shifted up by the
+ * job's `shift_in` on the way in and rounded back by `shift_out` on the way out
+ * (the fractions of the level and, for a vertical step, of the next one:
+ * j2k/coef_range.h); the two-buffer kernels stay 32-bit. Those 9/7 fractions may come from an optimistic
  * bound: a store it does not hold sets the word *saturated (the decoder then decodes
  * the picture again with the worst case's fractions, j2k/decoder.c).
  */
@@ -118,17 +123,21 @@ GJ_FUNC gj_i32 gj_j2k_subband_index(gj_i32 i, gj_u32 parity, gj_u32 low_count, g
     return high ? (gj_i32)low_count + ((i + (gj_i32)parity - 1) >> 1) : ((i - (gj_i32)parity) >> 1);
 }
 
+/* The 9/7 scaling (F.3.8.2 steps 1-2) of a sample of a line of more than one. */
+GJ_FUNC gj_i32 gj_j2k_scaled(gj_i32 v, gj_u32 high, gj_u32 irreversible)
+{
+    /* gj_j2k_fix_mul of a 32-bit value: one 32 x 32 -> 64-bit product, not a 64-bit one */
+    return irreversible ? (gj_i32)(gj_j2k_mad_wide(v, high ? GJ_J2K_97_INV_K : GJ_J2K_97_K, (gj_i64)1 << 23) >> 24)
+                        : v;
+}
+
 /* A sample's value after the interleave: the 9/7 scaling, or F.3.7's rule for a line of one. */
 GJ_FUNC gj_i32 gj_j2k_interleaved_value(gj_i32 v, gj_u32 high, gj_i32 n, gj_u32 irreversible)
 {
-    if (n == 1) {
-        /* F.3.7: a lone sample at an odd coordinate is halved (C division, as OpenJPEG). */
-        if (high)
-            v = irreversible ? (v < 0 ? -((-v + 1) >> 1) : (v + 1) >> 1) : v / 2;
-    } else if (irreversible) {
-        v = gj_j2k_fix_mul(v, high ? GJ_J2K_97_INV_K : GJ_J2K_97_K);
-    }
-    return v;
+    /* F.3.7: a lone sample at an odd coordinate is halved (C division, as OpenJPEG). */
+    if (n == 1)
+        return high ? irreversible ? (v < 0 ? -((-v + 1) >> 1) : (v + 1) >> 1) : v / 2 : v;
+    return gj_j2k_scaled(v, high, irreversible);
 }
 
 /* Lifting step `lift` on sample x between its neighbours a and b. */
@@ -369,6 +378,41 @@ GJ_FUNC void gj_j2k_idwt_lines(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 firs
  */
 #define GJ_J2K_DWT_WINDOW(halo) (GJ_J2K_DWT_SEGMENT + 2 * (halo) + 1)
 
+/*
+ * The lifting steps over a window of GJ_J2K_DWT_WINDOW(halo) samples in registers
+ * whose even indices are low-pass samples (its first and last only feed their
+ * neighbours): constant indices once inlined and unrolled, so that x stays in
+ * registers.
+ */
+GJ_FUNC void gj_j2k_lift_window_step(gj_i32 *x, gj_u32 lift, gj_i32 halo)
+{
+    GJ_UNROLL
+    for (gj_i32 w = 1; w < GJ_J2K_DWT_WINDOW(4) - 1; w++)
+        if (w < GJ_J2K_DWT_WINDOW(halo) - 1 && ((gj_u32)w & 1u) == (lift & 1u))
+            x[w] = gj_j2k_lifted(lift, x[w], x[w - 1], x[w + 1]);
+}
+
+GJ_FUNC void gj_j2k_lift_window(gj_i32 *x, gj_u32 irreversible)
+{
+    if (irreversible) {
+        gj_j2k_lift_window_step(x, GJ_J2K_LIFT_97_DELTA, 4);
+        gj_j2k_lift_window_step(x, GJ_J2K_LIFT_97_GAMMA, 4);
+        gj_j2k_lift_window_step(x, GJ_J2K_LIFT_97_BETA, 4);
+        gj_j2k_lift_window_step(x, GJ_J2K_LIFT_97_ALPHA, 4);
+    } else {
+        gj_j2k_lift_window_step(x, GJ_J2K_LIFT_53_EVEN, 2);
+        gj_j2k_lift_window_step(x, GJ_J2K_LIFT_53_ODD, 2);
+    }
+}
+
+/* Window sample w of a column, read from the scratch's row at `at`. */
+GJ_FUNC gj_i32 gj_j2k_column_sample(GJ_GLOBAL const gj_i32 *scratch, gj_u32 at, gj_u32 wide, gj_i32 shift_in,
+                                    gj_i32 w, gj_u32 n, gj_u32 irreversible)
+{
+    return gj_j2k_interleaved_value((gj_i32)((gj_u32)gj_j2k_coef_load(scratch, at, wide) << shift_in), (gj_u32)w & 1u,
+                                    (gj_i32)n, irreversible);
+}
+
 GJ_FUNC void gj_j2k_idwt_columns(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u32 irreversible,
                                  GJ_GLOBAL const gj_i32 *scratch, GJ_GLOBAL gj_i32 *buf, gj_u32 wide,
                                  GJ_GLOBAL gj_u32 *saturated)
@@ -404,40 +448,21 @@ GJ_FUNC void gj_j2k_idwt_columns(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 fi
         GJ_UNROLL
         for (gj_i32 w = 0; w < GJ_J2K_DWT_WINDOW(4); w++)
             if (w < GJ_J2K_DWT_WINDOW(halo))
-                x[w] = gj_j2k_interleaved_value(
-                    (gj_i32)((gj_u32)gj_j2k_coef_load(scratch, ((w & 1) ? highs : lows) + (gj_u32)(w / 2) * width,
-                                                      wide) << shift_in),
-                    (gj_u32)w & 1u, (gj_i32)n, irreversible);
+                x[w] = gj_j2k_column_sample(scratch, ((w & 1) ? highs : lows) + (gj_u32)(w / 2) * width, wide,
+                                            shift_in, w, n, irreversible);
     } else {
         GJ_UNROLL
         for (gj_i32 w = 0; w < GJ_J2K_DWT_WINDOW(4); w++) {
             gj_i32 m = gj_j2k_mirror(a - halo - (gj_i32)parity + w, (gj_i32)n);
-            gj_u32 high = (gj_u32)w & 1u;
+            gj_u32 row = (gj_u32)gj_j2k_subband_index(m, parity, low, (gj_u32)w & 1u);
 
             /* a guard, not a break (a constant once inlined): the loop unrolls on every compiler */
             if (w < GJ_J2K_DWT_WINDOW(halo))
-                x[w] = gj_j2k_interleaved_value(
-                    (gj_i32)((gj_u32)gj_j2k_coef_load(scratch, j->scratch_at +
-                                                             (gj_u32)gj_j2k_subband_index(m, parity, low, high) * width +
-                                                             col, wide) << shift_in),
-                    high, (gj_i32)n, irreversible);
+                x[w] = gj_j2k_column_sample(scratch, j->scratch_at + row * width + col, wide, shift_in, w, n,
+                                            irreversible);
         }
     }
-#define GJ_J2K_LIFT_WINDOW(lift)                                                                                  \
-    GJ_UNROLL                                                                                                     \
-    for (gj_i32 w = 1; w < GJ_J2K_DWT_WINDOW(4) - 1; w++)                                                        \
-        if (w < GJ_J2K_DWT_WINDOW(halo) - 1 && ((gj_u32)w & 1u) == ((lift) & 1u))                                \
-            x[w] = gj_j2k_lifted(lift, x[w], x[w - 1], x[w + 1]);
-    if (irreversible) {
-        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_DELTA)
-        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_GAMMA)
-        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_BETA)
-        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_97_ALPHA)
-    } else {
-        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_53_EVEN)
-        GJ_J2K_LIFT_WINDOW(GJ_J2K_LIFT_53_ODD)
-    }
-#undef GJ_J2K_LIFT_WINDOW
+    gj_j2k_lift_window(x, irreversible);
     /* Output row a + q is window index halo + parity + q */
     GJ_UNROLL
     for (gj_i32 q = 0; q < GJ_J2K_DWT_SEGMENT; q++)

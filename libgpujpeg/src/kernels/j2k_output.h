@@ -71,10 +71,14 @@ GJ_FUNC gj_u32 gj_j2k_to_sample(gj_i32 v, gj_u32 precision)
     return (gj_u32)(v < 0 ? 0 : v > max ? max : v);
 }
 
-/* A sample of 1 or 2 bytes (little-endian) at out[at]: one 16-bit store where aligned. */
-GJ_FUNC void gj_j2k_store_sample(GJ_GLOBAL gj_u8 *out, gj_u64 at, gj_u32 s, gj_u32 bytes)
+/*
+ * A sample of 1 or 2 bytes (little-endian) at out[at]: one 16-bit store where aligned.
+ * `aligned` (a constant of the caller): the caller knows 16-bit samples are, and no
+ * test is made.
+ */
+GJ_FUNC void gj_j2k_store_sample(GJ_GLOBAL gj_u8 *out, gj_u64 at, gj_u32 s, gj_u32 bytes, gj_u32 aligned)
 {
-    if (bytes == 2 && !(at & 1u)) {
+    if (bytes == 2 && (aligned || !(at & 1u))) {
         *(GJ_GLOBAL gj_u16 *)(out + at) = (gj_u16)s;
         return;
     }
@@ -223,10 +227,7 @@ GJ_FUNC void gj_j2k_output_rows(GJ_GLOBAL const gj_j2k_out_tile *tiles, gj_u32 c
                 /* I.5.3.4: the component's sample indexes the palette (clamped to its rows). */
                 if (column[c] != GJ_J2K_DIRECT)
                     s = palette[gj_min(s, entries - 1u) * columns + column[c]];
-                if (comps && bytes == 2)
-                    *(GJ_GLOBAL gj_u16 *)(out + at + c * 2u) = (gj_u16)(s << shift[c]);
-                else
-                    gj_j2k_store_sample(out, at + c * channel_step, s << shift[c], bytes);
+                gj_j2k_store_sample(out, at + c * channel_step, s << shift[c], bytes, comps != 0);
             }
             at += (gj_u64)GJ_J2K_OUT_LANES * pixel_stride;
         }
@@ -280,7 +281,7 @@ GJ_KERNEL gj_j2k_output_planar(GJ_GLOBAL const gj_j2k_plane_job *jobs, gj_u32 fi
     for (gj_u32 i = 0; i < GJ_J2K_OUT_PIXELS; i++)
         if (i < n)
             gj_j2k_store_sample(out, at + (gj_u64)i * GJ_J2K_OUT_LANES * bytes,
-                                gj_j2k_to_sample(gj_j2k_fix_round(v[i], frac), precision) << shift, bytes);
+                                gj_j2k_to_sample(gj_j2k_fix_round(v[i], frac), precision) << shift, bytes, 0);
 }
 
 #endif /* GJ_KERNELS_J2K_OUTPUT_H */

@@ -90,8 +90,9 @@ typedef struct gj_j2k_dwt_job {
 #define GJ_J2K_DWT_JOB_COLUMN_GROUP 13
 
 /*
- * The in-place IDWT (gj_j2k_idwt_lines) holds its lines in local memory: lines
- * up to this many samples; pictures with longer ones take the two-buffer kernels.
+ * The in-place IDWT (gj_j2k_idwt_rows, gj_j2k_idwt_lines) holds its lines in local
+ * memory: lines up to this many samples; pictures with longer ones take the
+ * two-buffer kernels.
  * A work-group takes up to GJ_J2K_DWT_LINES adjacent lines, as many as the local
  * memory holds: 32 columns of 16-bit coefficients fill two memory sectors.
  * Its GJ_J2K_DWT_GROUP lanes share one local array, so the SM holds as many
@@ -121,6 +122,22 @@ typedef struct gj_j2k_dwt_job {
 #define GJ_J2K_DWT_COLUMNS 64
 #define GJ_J2K_DWT_SEGMENT 32
 #define GJ_J2K_DWT_MIN_COLUMN 64
+
+/*
+ * Horizontal steps (gj_j2k_idwt_rows, j2k_dwt_rows.h) take rows of up to
+ * GJ_J2K_DWT_LINE samples into local memory, symmetric extension included, and
+ * each lane lifts GJ_J2K_DWT_SEGMENT adjacent samples of its row in registers.
+ * Local memory skips a word every GJ_J2K_DWT_SEGMENT samples, so that lanes a
+ * segment apart read different banks: a row takes GJ_J2K_DWT_ROW_PITCH words, a
+ * work-group GJ_J2K_DWT_ROW_LINES rows (its lanes and GJ_J2K_DWT_ROW_WORDS words
+ * allowing: every row of 1024 samples and more fills the work-group's lanes).
+ */
+#define GJ_J2K_DWT_ROW_WORDS 8976
+#define GJ_J2K_DWT_ROW_LANES(n) (((n) + GJ_J2K_DWT_SEGMENT - 1u) / GJ_J2K_DWT_SEGMENT)
+#define GJ_J2K_DWT_ROW_PITCH(n) ((GJ_J2K_DWT_SEGMENT + 1u) * (GJ_J2K_DWT_ROW_LANES(n) + 1u))
+#define GJ_J2K_DWT_ROW_LINES(n)                                                                                    \
+    gj_min(gj_min((gj_u32)GJ_J2K_DWT_LINES, GJ_J2K_DWT_GROUP / GJ_J2K_DWT_ROW_LANES(n)),                          \
+           GJ_J2K_DWT_ROW_WORDS / GJ_J2K_DWT_ROW_PITCH(n))
 
 /* One tile's component planes for the output stage (j2k_output.h). A row goes in
  * chunks of GJ_J2K_OUT_LANES x GJ_J2K_OUT_PIXELS pixels, GJ_J2K_OUT_LANES threads a

@@ -9,6 +9,7 @@
 #include "../j2k_t1.h"
 #include "../j2k_t1_place.h"
 #include "../j2k_dwt.h"
+#include "../j2k_dwt_rows.h"
 #include "../j2k_output.h"
 #include "../prefix_sum.h"
 #include "../jpeg_encode_blocks.h"
