@@ -20,9 +20,10 @@
  * (j2k_coef.h): they lift in 32 bits, the 9/7 path's values shifted up by the
  * job's `shift_in` on the way in and rounded back by `shift_out` on the way out
  * (the fractions of the level and, for a vertical step, of the next one:
- * j2k/coef_range.h); the two-buffer kernels stay 32-bit. Those 9/7 fractions may come from an optimistic
- * bound: a store it does not hold sets the word *saturated (the decoder then decodes
- * the picture again with the worst case's fractions, j2k/decoder.c).
+ * j2k/coef_range.h); the two-buffer kernels stay 32-bit. Those 9/7 fractions may
+ * come from an optimistic bound: a store it does not hold sets the word *saturated
+ * (the decoder then decodes the picture again with the worst case's fractions,
+ * j2k/decoder.c).
  */
 #ifndef GJ_KERNELS_J2K_DWT_H
 #define GJ_KERNELS_J2K_DWT_H
@@ -31,7 +32,7 @@
 #include "j2k_params.h"
 #include "j2k_coef.h"
 
-/* Loads a lane of gj_j2k_idwt_lines issues before it waits for the first. */
+/* Loads a lane of gj_j2k_idwt_lines or gj_j2k_idwt_rows issues before it waits for the first. */
 #define GJ_J2K_DWT_LOADS 8
 /* Samples a lane of gj_j2k_idwt_lines lifts at once. */
 #define GJ_J2K_DWT_LIFTS 4
@@ -96,7 +97,8 @@ GJ_FUNC gj_u32 gj_j2k_find_job(GJ_GLOBAL const gj_u32 *jobs, gj_u32 words_per_jo
     return lo;
 }
 
-/* Sample i of a line of n as symmetric extension sees it (F.3.7, period 2n - 2). */
+/* Sample i of a line of n as symmetric extension sees it (F.3.7, period 2n - 2): one
+ * fold, for i less than n - 1 past either end. */
 GJ_FUNC gj_i32 gj_j2k_mirror(gj_i32 i, gj_i32 n)
 {
     if (i < 0)
@@ -104,6 +106,19 @@ GJ_FUNC gj_i32 gj_j2k_mirror(gj_i32 i, gj_i32 n)
     if (i >= n)
         i = 2 * (n - 1) - i;
     return i;
+}
+
+/* The same however far past an end (rows shorter than gj_j2k_idwt_rows's extension). */
+GJ_FUNC gj_i32 gj_j2k_mirror_any(gj_i32 i, gj_i32 n)
+{
+    gj_i32 period = 2 * (n - 1);
+
+    if (n == 1)
+        return 0;
+    i %= period;
+    if (i < 0)
+        i += period;
+    return i < n ? i : period - i;
 }
 
 /* Where sample (x, y) of job j is; *pos its index along the direction, *n the line's length. */

@@ -36,19 +36,6 @@ GJ_FUNC gj_u32 gj_j2k_row_word(gj_i32 k)
     return u + u / GJ_J2K_DWT_SEGMENT - (GJ_J2K_DWT_SEGMENT - GJ_J2K_DWT_ROW_EXT);
 }
 
-/* Coordinate i of a line of n under symmetric extension however far past an end (period 2n - 2). */
-GJ_FUNC gj_i32 gj_j2k_mirror_any(gj_i32 i, gj_i32 n)
-{
-    gj_i32 period = 2 * (n - 1);
-
-    if (n == 1)
-        return 0;
-    i %= period;
-    if (i < 0)
-        i += period;
-    return i < n ? i : period - i;
-}
-
 GJ_FUNC void gj_j2k_idwt_rows(GJ_GLOBAL const gj_j2k_dwt_job *jobs, gj_u32 first, gj_u32 count, gj_u32 irreversible,
                               GJ_GLOBAL gj_i32 *buf, gj_u32 wide, GJ_GLOBAL gj_u32 *saturated, GJ_LOCAL gj_i32 *line,
                               GJ_GLOBAL gj_i32 *scratch)
