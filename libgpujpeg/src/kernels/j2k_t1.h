@@ -65,15 +65,13 @@ typedef struct gj_j2k_t1 {
     GJ_LOCAL gj_u32 *words;     /* the state, gj_j2k_t1_index(); columns -1 and w stay 0 (shared) */
     GJ_LOCAL gj_u32 *ctx;       /* the MQ contexts (j2k_mq.h) */
     GJ_LOCAL const gj_u32 *trans;   /* the MQ transition table */
-    GJ_LOCAL const gj_u8 *zc;   /* this sub-band's zero coding contexts */
+    GJ_LOCAL const gj_u8 *zc;   /* the zero coding tables */
+    gj_u32 zc_kind;             /* this sub-band's table: its first entry (gj_j2k_t1_zc) */
     GJ_LOCAL const gj_u8 *sc;   /* the sign coding table (gj_j2k_t1_sc_entry) */
     gj_u32 base, stride;        /* coefficients: the code-block's first and the row pitch */
     gj_i32 w, h, pitch;
     gj_u32 vcausal;
     gj_u32 halves;              /* a constant of the kernel: the state in half-words (above) */
-    /* Half-words: from a column's index to the stripes' above and below, and their bits
-     * that count (gj_j2k_t1_stripe) */
-    gj_u32 up, down, up_bits, down_bits;
     gj_u32 live;                /* gj_j2k_t1_stripe_bit(s) for every stripe s holding a significant coefficient */
     gj_u32 wide;                /* 32-bit coefficients (j2k_coef.h) */
     gj_u32 speculate;           /* a constant of the kernel: the MQ decoder's loads (j2k_mq.h) */
@@ -148,7 +146,7 @@ GJ_FUNC gj_u32 gj_j2k_t1_zc_sides(gj_u32 left, gj_u32 right)
 /* The zero coding context of row r (sides from gj_j2k_t1_zc_sides). */
 GJ_FUNC gj_u32 gj_j2k_t1_zc(const gj_j2k_t1 *t, gj_u32 sides, gj_u32 cur, gj_u32 r)
 {
-    return t->zc[((sides >> r) & 0x1C7u) | ((cur << 3 >> r) & 0x38u)];
+    return t->zc[((sides >> r) & 0x1C7u) | t->zc_kind | ((cur << 3 >> r) & 0x38u)];
 }
 
 /* Bit r: some of row r's eight neighbours is significant. */
@@ -177,20 +175,44 @@ GJ_FUNC gj_u32 gj_j2k_t1_index(const gj_j2k_t1 *t, gj_i32 s, gj_i32 x)
 }
 
 /*
- * A pass enters stripe s. Half-words have no stripes of zeros above the first and
- * below the last (those would take a tenth of a 64x64 code-block's state, and the
- * batch kernel's groups an SM are set by it): there a column's load reads its own
- * half-word again and masks it out, as it masks out the stripe below in vertically
- * causal mode (D.7). Set once a stripe, so that a column's load costs what it did.
+ * A pass's walk along a stripe: the state of the column it codes, a word or a
+ * half-word, and for half-words that column's half-words in the stripes above and
+ * below, whose bits that count are up_bits and down_bits. Half-words have no
+ * stripes of zeros above the first and below the last (those would take a tenth of
+ * a 64x64 code-block's state, and the batch kernel's groups an SM are set by it):
+ * there a column's load reads its own half-word again and masks it out, as it
+ * masks out the stripe below in vertically causal mode (D.7). Pointers stepped
+ * together: a column's load and store take no address arithmetic (an index into
+ * the state took three multiply-adds a column).
  */
-GJ_FUNC void gj_j2k_t1_stripe(gj_j2k_t1 *t, gj_i32 s)
-{
-    gj_u32 first = s == 0, last = (s + 1) * 4 >= t->h;
+typedef struct gj_j2k_t1_walk {
+    GJ_LOCAL gj_u32 *word;      /* words */
+    GJ_LOCAL gj_u16 *own;       /* half-words */
+    GJ_LOCAL const gj_u16 *above, *below;
+    gj_u32 up_bits, down_bits;
+} gj_j2k_t1_walk;
 
-    t->up = first ? 0u : (gj_u32)t->pitch;
-    t->up_bits = first ? 0u : 0x41u;
-    t->down = last ? 0u : (gj_u32)t->pitch;
-    t->down_bits = last || t->vcausal ? 0u : 0x820u;
+/* A pass enters stripe s at column 0. */
+GJ_FUNC gj_j2k_t1_walk gj_j2k_t1_stripe(const gj_j2k_t1 *t, gj_i32 s)
+{
+    gj_u32 first = s == 0, last = (s + 1) * 4 >= t->h, at = gj_j2k_t1_index(t, s, 0);
+    gj_j2k_t1_walk k;
+
+    k.word = t->words + at;
+    k.own = (GJ_LOCAL gj_u16 *)t->words + at;
+    k.above = k.own - (first ? 0 : t->pitch);
+    k.below = k.own + (last ? 0 : t->pitch);
+    k.up_bits = first ? 0u : 0x41u;
+    k.down_bits = last || t->vcausal ? 0u : 0x820u;
+    return k;
+}
+
+GJ_FUNC void gj_j2k_t1_step(gj_j2k_t1_walk *k)
+{
+    k->word++;
+    k->own++;
+    k->above++;
+    k->below++;
 }
 
 /* What the state holds at index i: a word, or a half-word (chi in bits 7-10 either way). */
@@ -200,28 +222,31 @@ GJ_FUNC gj_u32 gj_j2k_t1_stored(const gj_j2k_t1 *t, gj_u32 i)
 }
 
 /*
- * The word of the column at index i. From half-words: the column's own, with mu
- * moved up, row 3 of the stripe above as row -1 and row 0 of the one below as row 4
- * (gj_j2k_t1_stripe says where they are and whether they count).
+ * The word of the walk's column (next 0) or of the one right of it (next 1). From
+ * half-words: the column's own, with mu moved up, row 3 of the stripe above as row
+ * -1 and row 0 of the one below as row 4 (gj_j2k_t1_walk says where they are and
+ * whether they count).
  */
-GJ_FUNC gj_u32 gj_j2k_t1_load(const gj_j2k_t1 *t, gj_u32 i)
+GJ_FUNC gj_u32 gj_j2k_t1_load(const gj_j2k_t1 *t, const gj_j2k_t1_walk *k, gj_u32 next)
 {
-    gj_u32 own = gj_j2k_t1_stored(t, i), above, below;
+    gj_u32 own, above, below;
 
     if (!t->halves)
-        return own;
-    above = gj_j2k_t1_stored(t, i - t->up);
-    below = gj_j2k_t1_stored(t, i + t->down);
-    return ((own | own << 16) & (GJ_T1_HALF_OWN | GJ_T1_HALF_MU << 16)) | ((above >> 4) & t->up_bits) |
-           ((below << 4) & t->down_bits);
+        return k->word[next];
+    own = k->own[next];
+    above = k->above[next];
+    below = k->below[next];
+    return ((own | own << 16) & (GJ_T1_HALF_OWN | GJ_T1_HALF_MU << 16)) | ((above >> 4) & k->up_bits) |
+           ((below << 4) & k->down_bits);
 }
 
-GJ_FUNC void gj_j2k_t1_store(gj_j2k_t1 *t, gj_u32 i, gj_u32 word)
+/* The walk's column's new word. */
+GJ_FUNC void gj_j2k_t1_store(const gj_j2k_t1 *t, gj_j2k_t1_walk *k, gj_u32 word)
 {
     if (t->halves)
-        ((GJ_LOCAL gj_u16 *)t->words)[i] = (gj_u16)((word & GJ_T1_HALF_OWN) | ((word >> 16) & GJ_T1_HALF_MU));
+        *k->own = (gj_u16)((word & GJ_T1_HALF_OWN) | ((word >> 16) & GJ_T1_HALF_MU));
     else
-        t->words[i] = word;
+        *k->word = word;
 }
 
 /* mu of rows 0-3 (bits 0-3) from a word; a word's mu bits of the rows in bits 0-3. */
@@ -235,12 +260,23 @@ GJ_FUNC gj_u32 gj_j2k_t1_mu_bits(gj_u32 rows)
     return (rows & 1u) << 16 | (rows & 6u) << 20 | (rows & 8u) << 24;
 }
 
-/* The rows of stripe s that exist (bits 0-3). */
-GJ_FUNC gj_u32 gj_j2k_t1_rows(const gj_j2k_t1 *t, gj_i32 s)
+/*
+ * The rows of the last stripe past the code-block's height, "ghosts": chi set and
+ * sigma never (chi counts only beside sigma, in every context), set as the state is
+ * cleared. A pass leaves out rows with sigma or chi, so that it need not know which
+ * rows of a stripe exist. State entry j's ghost bits.
+ */
+GJ_FUNC gj_u32 gj_j2k_t1_ghosts(const gj_j2k_t1 *t, gj_u32 j)
 {
-    gj_i32 n = t->h - s * 4;
+    gj_u32 last = (gj_u32)(t->h - 1) / 4u, past = (0xFu << (t->h - 4 * (gj_i32)last)) & 0xFu;
 
-    return n >= 4 ? 0xFu : (1u << n) - 1u;
+    return j - gj_j2k_t1_index(t, (gj_i32)last, 0) < (gj_u32)t->w ? past << 7 : 0u;
+}
+
+/* Rows 0-3 that are neither significant nor ghosts. */
+GJ_FUNC gj_u32 gj_j2k_t1_open(gj_u32 word)
+{
+    return ~((word >> 1) | (word >> 7)) & 0xFu;
 }
 
 /* A direct neighbour's contribution to the sign context (Table D.2): sigma bit b of its word. */
@@ -343,37 +379,38 @@ GJ_FUNC void gj_j2k_t1_sig_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
     gj_i32 one_plus_half = (gj_i32)((1u << p) | (1u << p >> 1));
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        gj_u32 i = gj_j2k_t1_index(t, s, 0), rows = gj_j2k_t1_rows(t, s), left = 0, cur;
+        gj_u32 left = 0, cur;
+        gj_j2k_t1_walk k;
 
         /* a coefficient's neighbours lie in its stripe and the ones above and below */
         if (!(t->live & (gj_j2k_t1_stripe_bit(s - (s > 0)) | gj_j2k_t1_stripe_bit(s) | gj_j2k_t1_stripe_bit(s + 1))))
             continue;
-        gj_j2k_t1_stripe(t, s);
-        cur = gj_j2k_t1_load(t, i);
-        for (gj_i32 x = 0; x < t->w; x++, i++) {
-            gj_u32 right = gj_j2k_t1_load(t, i + 1);
+        k = gj_j2k_t1_stripe(t, s);
+        cur = gj_j2k_t1_load(t, &k, 0);
+        for (gj_i32 x = 0; x < t->w; x++, gj_j2k_t1_step(&k)) {
+            gj_u32 right = gj_j2k_t1_load(t, &k, 1);
             /* Insignificant coefficients with a significant neighbour, lowest row first */
-            gj_u32 todo = gj_j2k_t1_neighbours(left, cur, right) & ~(cur >> 1) & rows, coded = todo;
+            gj_u32 todo = gj_j2k_t1_neighbours(left, cur, right) & gj_j2k_t1_open(cur), coded = todo;
 
-            while (todo) {
-                gj_u32 r = gj_ctz(todo);
+            if (todo) {
+                do {
+                    gj_u32 r = gj_ctz(todo);
 
-                todo &= todo - 1u;
-                if (raw ? gj_j2k_raw_decode(&t->mq, t->data)
-                        : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, gj_j2k_t1_zc_sides(left, right), cur, r))) {
-                    /* which makes the next row a candidate too (rows are coded lowest first:
-                     * the rows ever to do are the ones coded) */
-                    gj_u32 next;
+                    todo &= todo - 1u;
+                    if (raw ? gj_j2k_raw_decode(&t->mq, t->data)
+                            : gj_j2k_t1_decode(t, gj_j2k_t1_zc(t, gj_j2k_t1_zc_sides(left, right), cur, r))) {
+                        /* which makes the next row a candidate too (rows are coded lowest
+                         * first: the rows ever to do are the ones coded) */
+                        gj_u32 next;
 
-                    cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, raw);
-                    next = (2u << r) & ~(cur >> 1) & rows;
-                    todo |= next;
-                    coded |= next;
-                }
-            }
-            if (coded) {
+                        cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, raw);
+                        next = (2u << r) & gj_j2k_t1_open(cur);
+                        todo |= next;
+                        coded |= next;
+                    }
+                } while (todo);
                 cur |= coded << 12;     /* pi */
-                gj_j2k_t1_store(t, i, cur);
+                gj_j2k_t1_store(t, &k, cur);
             }
             left = cur;
             cur = right;
@@ -392,14 +429,15 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
     gj_u32 alone = t->ctx[14], neighbour = t->ctx[15], again = t->ctx[16];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        gj_u32 i = gj_j2k_t1_index(t, s, 0), left = 0, cur;
+        gj_u32 left = 0, cur;
+        gj_j2k_t1_walk k;
 
         if (!(t->live & gj_j2k_t1_stripe_bit(s)))
             continue;
-        gj_j2k_t1_stripe(t, s);
-        cur = gj_j2k_t1_load(t, i);
-        for (gj_i32 x = 0; x < t->w; x++, i++) {
-            gj_u32 right = gj_j2k_t1_load(t, i + 1);
+        k = gj_j2k_t1_stripe(t, s);
+        cur = gj_j2k_t1_load(t, &k, 0);
+        for (gj_i32 x = 0; x < t->w; x++, gj_j2k_t1_step(&k)) {
+            gj_u32 right = gj_j2k_t1_load(t, &k, 1);
             /* significant (rows that exist), not coded in this plane */
             gj_u32 todo = (cur >> 1) & ~(cur >> 12) & 0xFu;
 
@@ -411,7 +449,7 @@ GJ_FUNC void gj_j2k_t1_ref_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 raw)
                 gj_u32 c = gj_j2k_t1_coef_index(t, x, s * 4), rows = todo, bits = 0, r = gj_ctz(todo);
 
                 cur |= gj_j2k_t1_mu_bits(todo);
-                gj_j2k_t1_store(t, i, cur);
+                gj_j2k_t1_store(t, &k, cur);
                 /* The decisions, one dependent chain: the next row is found while a
                  * decision runs, and the refined magnitudes are stored after the column. */
                 do {
@@ -466,14 +504,14 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
     gj_u32 rl = t->ctx[GJ_T1_CTX_RL], uni = t->ctx[GJ_T1_CTX_UNI];
 
     for (gj_i32 s = 0; s * 4 < t->h; s++) {
-        gj_u32 i = gj_j2k_t1_index(t, s, 0), rows = gj_j2k_t1_rows(t, s), left = 0, cur;
+        gj_u32 left = 0, cur;
+        gj_j2k_t1_walk k = gj_j2k_t1_stripe(t, s);
 
-        gj_j2k_t1_stripe(t, s);
-        cur = gj_j2k_t1_load(t, i);
+        cur = gj_j2k_t1_load(t, &k, 0);
 
-        for (gj_i32 x = 0; x < t->w; x++, i++) {
-            gj_u32 right = gj_j2k_t1_load(t, i + 1);
-            gj_u32 todo = rows & ~((cur >> 1) | (cur >> 12));   /* neither significant nor coded (pi) */
+        for (gj_i32 x = 0; x < t->w; x++, gj_j2k_t1_step(&k)) {
+            gj_u32 right = gj_j2k_t1_load(t, &k, 1);
+            gj_u32 todo = gj_j2k_t1_open(cur) & ~(cur >> 12);   /* not coded (pi) either */
 
             /* Run-length mode: four rows to code and no significant neighbour at all */
             if (todo == 0xFu && !((left | cur | right) & GJ_T1_SIGMA_ALL)) {
@@ -497,7 +535,7 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
                     cur = gj_j2k_t1_set_significant(t, s, x, r, left, cur, right, one_plus_half, 0);
             }
             cur &= ~GJ_T1_PI_ALL;
-            gj_j2k_t1_store(t, i, cur);
+            gj_j2k_t1_store(t, &k, cur);
             left = cur;
             cur = right;
         }
@@ -510,25 +548,69 @@ GJ_FUNC void gj_j2k_t1_cleanup_pass(gj_j2k_t1 *t, gj_u32 p, gj_u32 segsym)
     t->ctx[GJ_T1_CTX_UNI] = uni;
 }
 
+/*
+ * E.1's parameters of a code-block, read from its table entry once: a loop that
+ * stores coefficients would read them again after every store, as the table and
+ * the coefficients both lie in global memory.
+ */
+typedef struct gj_j2k_dequant {
+    gj_u32 roi_shift, mult;
+    gj_i32 shift;
+} gj_j2k_dequant;
+
+GJ_FUNC gj_j2k_dequant gj_j2k_dequant_of(GJ_GLOBAL const gj_j2k_cblk *cb)
+{
+    gj_j2k_dequant q;
+
+    q.roi_shift = cb->roi_shift;
+    q.mult = cb->step_mult;
+    q.shift = cb->step_shift;
+    return q;
+}
+
 /* E.1: from T1's value (one extra bit below the last plane) to the transform's input. */
-GJ_FUNC gj_i32 gj_j2k_dequantise(gj_u32 mag, gj_u32 neg, GJ_GLOBAL const gj_j2k_cblk *cb)
+GJ_FUNC gj_i32 gj_j2k_dequantise(gj_u32 mag, gj_u32 neg, const gj_j2k_dequant *q)
 {
     gj_u64 r;
 
     /* The max-shift ROI (H.1), applied as OpenJPEG applies it. */
-    if (cb->roi_shift && mag >= (1u << cb->roi_shift))
-        mag >>= cb->roi_shift;
-    if (!cb->step_mult) {
+    if (q->roi_shift && mag >= (1u << q->roi_shift))
+        mag >>= q->roi_shift;
+    if (!q->mult) {
         r = mag >> 1;
-    } else if (cb->step_shift >= 0) {
-        r = ((gj_u64)mag * cb->step_mult) << cb->step_shift;
+    } else if (q->shift >= 0) {
+        r = ((gj_u64)mag * q->mult) << q->shift;
     } else {
-        gj_u32 s = (gj_u32)(-cb->step_shift);
-        r = s >= 63 ? 0 : ((gj_u64)mag * cb->step_mult + ((gj_u64)1 << (s - 1))) >> s;
+        gj_u32 s = (gj_u32)(-q->shift);
+        r = s >= 63 ? 0 : ((gj_u64)mag * q->mult + ((gj_u64)1 << (s - 1))) >> s;
     }
     if (r > 0x7FFFFFFFull)
         r = 0x7FFFFFFFull;
     return neg ? -(gj_i32)r : (gj_i32)r;
+}
+
+/*
+ * A lane's walk over a code-block's coefficients in raster order, every `step`th
+ * from its own: column x of row y, stepped without dividing by the width.
+ */
+typedef struct gj_j2k_raster {
+    gj_u32 x, y;
+} gj_j2k_raster;
+
+GJ_FUNC gj_j2k_raster gj_j2k_raster_at(gj_u32 first, gj_u32 w)
+{
+    gj_j2k_raster c;
+
+    c.x = w ? first % w : 0u;
+    c.y = w ? first / w : 0u;
+    return c;
+}
+
+/* Past the last coefficient of a code-block at least 1 wide. */
+GJ_FUNC void gj_j2k_raster_step(gj_j2k_raster *c, gj_u32 step, gj_u32 w)
+{
+    for (c->x += step; c->x >= w; c->x -= w)
+        c->y++;
 }
 
 /* The coding passes of one code-block, cleared beforehand (D.3, D.4). */
@@ -597,6 +679,8 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     GJ_GLOBAL const gj_j2k_cblk *cb = &cblks[block < count ? block : 0];
     gj_u32 n = 0, nwords = 0, kind = cb->orientation == 3 ? 2u : cb->orientation == 1 ? 1u : 0u;
     gj_j2k_t1 t;
+    gj_j2k_raster at;
+    gj_j2k_dequant dequant;
 
     /* The sign table's 256 entries that an index reaches (it never sets bits 4 and 5):
      * filling all 1024 made short-lived groups (sparse pictures) slower. */
@@ -616,7 +700,8 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     t.words = gj_local_pin(words + slot * GJ_T1_STATE_U32(max_words, halves));
     t.ctx = gj_local_pin(ctx + slot * GJ_T1_CONTEXTS);
     t.trans = gj_local_pin(trans);
-    t.zc = gj_local_pin(tables + kind * GJ_T1_ZC_ENTRIES);
+    t.zc = gj_local_pin(tables);
+    t.zc_kind = kind * GJ_T1_ZC_ENTRIES;
     t.sc = gj_local_pin(tables + 3 * GJ_T1_ZC_ENTRIES);
     t.base = cb->coef_offset;
     t.stride = cb->stride;
@@ -625,7 +710,6 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
     t.pitch = t.w + 1;
     t.vcausal = (cb->style & GJ_J2K_VCAUSAL) != 0;
     t.halves = halves;
-    t.up = t.down = t.up_bits = t.down_bits = 0;
     t.live = 0;
     t.data = input + data_at;
     t.wide = wide;
@@ -638,22 +722,26 @@ GJ_FUNC void gj_j2k_t1_group(GJ_GLOBAL const gj_u8 *input, gj_u64 cblks_at, gj_u
      * largest; this keeps hostile tables in bounds. */
     if (nwords > max_words)
         nwords = 0;
-    for (gj_u32 k = lane; k < n; k += per_block)
-        gj_j2k_coef_store_mag(coef, gj_j2k_t1_coef_index(&t, (gj_i32)(k % (gj_u32)t.w), (gj_i32)(k / (gj_u32)t.w)), 0u,
-                              wide);
+    at = gj_j2k_raster_at(lane, (gj_u32)t.w);
+    for (gj_u32 k = lane; k < n; k += per_block, gj_j2k_raster_step(&at, per_block, (gj_u32)t.w))
+        gj_j2k_coef_store_mag(coef, gj_j2k_t1_coef_index(&t, (gj_i32)at.x, (gj_i32)at.y), 0u, wide);
     for (gj_u32 k = lane; k < GJ_T1_STATE_U32(nwords, halves); k += per_block)
-        t.words[k] = 0;
+        t.words[k] = halves ? gj_j2k_t1_ghosts(&t, 2u * k) | gj_j2k_t1_ghosts(&t, 2u * k + 1u) << 16
+                            : gj_j2k_t1_ghosts(&t, k);
     gj_barrier();
     if (nwords && lane == 0)
         gj_j2k_t1_decode_passes(&t, cb, segments);
     gj_barrier();
-    for (gj_u32 k = lane; k < n && nwords; k += per_block) {
-        gj_i32 x = (gj_i32)(k % (gj_u32)t.w), y = (gj_i32)(k / (gj_u32)t.w);
-        gj_u32 i = gj_j2k_t1_coef_index(&t, x, y);
-        gj_u32 word = gj_j2k_t1_stored(&t, gj_j2k_t1_index(&t, y >> 2, x));
+    /* n again, not kept through the passes (the batch kernel for 32x32 spilled it) */
+    n = nwords ? (gj_u32)t.w * (gj_u32)t.h : 0u;
+    at = gj_j2k_raster_at(lane, (gj_u32)t.w);
+    dequant = gj_j2k_dequant_of(cb);
+    for (gj_u32 k = lane; k < n; k += per_block, gj_j2k_raster_step(&at, per_block, (gj_u32)t.w)) {
+        gj_u32 i = gj_j2k_t1_coef_index(&t, (gj_i32)at.x, (gj_i32)at.y);
+        gj_u32 word = gj_j2k_t1_stored(&t, gj_j2k_t1_index(&t, (gj_i32)(at.y >> 2), (gj_i32)at.x));
 
         gj_j2k_coef_store(coef, i, gj_j2k_dequantise(gj_j2k_coef_load_mag(coef, i, wide),
-                                                     (word >> ((gj_u32)(y & 3) + 7u)) & 1u, cb), wide);
+                                                     (word >> ((at.y & 3u) + 7u)) & 1u, &dequant), wide);
     }
 }
 

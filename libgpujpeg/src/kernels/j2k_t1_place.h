@@ -26,12 +26,13 @@ GJ_KERNEL gj_j2k_t1_place(GJ_GLOBAL const gj_u8 *region, gj_u64 placed_at, gj_u3
     GJ_GLOBAL const gj_j2k_cblk *placed = (GJ_GLOBAL const gj_j2k_cblk *)(region + placed_at);
     GJ_GLOBAL const gj_j2k_cblk *cb = &placed[gj_group_id() < count ? gj_group_id() : 0];
     gj_u32 w = cb->width, n = gj_group_id() < count ? w * cb->height : 0u;
+    gj_j2k_dequant dequant = gj_j2k_dequant_of(cb);
 
     for (gj_u32 k = gj_local_id(); k < n; k += gj_group_size()) {
         gj_i32 v = mags[cb->data_offset + k];
 
         gj_j2k_coef_store(coef, cb->coef_offset + (k / w) * cb->stride + k % w,
-                          gj_j2k_dequantise((gj_u32)(v < 0 ? -v : v), v < 0, cb), wide);
+                          gj_j2k_dequantise((gj_u32)(v < 0 ? -v : v), v < 0, &dequant), wide);
     }
 }
 
