@@ -606,7 +606,8 @@ GJ_FUNC gj_j2k_raster gj_j2k_raster_at(gj_u32 first, gj_u32 w)
     return c;
 }
 
-/* Past the last coefficient of a code-block at least 1 wide. */
+/* The next coefficient `step` on. w must be at least 1 (the loops call it only for a
+ * code-block with coefficients): with w 0 it would not end. */
 GJ_FUNC void gj_j2k_raster_step(gj_j2k_raster *c, gj_u32 step, gj_u32 w)
 {
     for (c->x += step; c->x >= w; c->x -= w)
